@@ -1,0 +1,105 @@
+"""The agent interface, the random and greedy agents, and the per-game level registry.
+
+Each game lists its named levels in ``qipan.games.<game>.ai.LEVELS``: a mapping from a level
+name ("easy", "medium", ...) to a factory ``(game) -> Agent``. ``random`` exists for every game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from qipan.core.errors import GameError, choices_text
+from qipan.core.game import Game
+
+Evaluation = Callable[[Game[Any, Any], Any, int], float]
+"""A heuristic: (game, state, player) -> how good ``state`` is for ``player`` (higher is better)."""
+
+
+class Agent(Protocol):
+    """Chooses actions from views. Stateful agents (memory models) also observe every view."""
+
+    name: str
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        """A legal action for the player whose view this is (that player is to move)."""
+        ...
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        """Called with this agent's view after every action of the game (optional use)."""
+        ...
+
+
+class RandomAgent:
+    """Uniformly random legal moves."""
+
+    name = "random"
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        state = game.sample_state(view, rng)
+        return rng.choice(list(game.legal_actions(state)))
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+
+class GreedyAgent:
+    """One ply: the move whose resulting state evaluates best (ties broken at random).
+
+    With ``samples > 1`` on hidden-information games, each move is scored on several states
+    drawn from the view and the scores are averaged."""
+
+    def __init__(self, evaluate: Evaluation, name: str = "greedy", samples: int = 1):
+        self.evaluate = evaluate
+        self.name = name
+        self.samples = samples
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        player = view["player"]
+        states = [game.sample_state(view, rng) for _ in range(self.samples)]
+        actions = list(game.legal_actions(states[0]))
+        best: list[Any] = []
+        best_score = float("-inf")
+        for action in actions:
+            score = 0.0
+            for state in states:
+                if self.samples > 1 and not game.is_legal(state, action):
+                    continue
+                score += self.evaluate(game, game.next_state(state, action), player)
+            if score > best_score + 1e-9:
+                best, best_score = [action], score
+            elif abs(score - best_score) <= 1e-9:
+                best.append(action)
+        return rng.choice(best)
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+
+def _game_levels(game: Game[Any, Any]) -> Mapping[str, Callable[[Game[Any, Any]], Agent]]:
+    module_name = type(game).__module__.rsplit(".", 1)[0] + ".ai"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        return {}
+    levels: Mapping[str, Callable[[Game[Any, Any]], Agent]] = getattr(module, "LEVELS", {})
+    return levels
+
+
+def agent_levels(game: Game[Any, Any]) -> list[str]:
+    """The agent names available for ``game``: ``random`` and the game's own levels."""
+    return ["random", *[name for name in _game_levels(game) if name != "random"]]
+
+
+def make_agent(game: Game[Any, Any], level: str) -> Agent:
+    """Build the agent called ``level`` for ``game``; raise GameError naming the choices."""
+    if level == "random":
+        return RandomAgent()
+    levels = _game_levels(game)
+    if level not in levels:
+        raise GameError(
+            f"{game.name} has no AI level {level!r}; choose one of {choices_text(agent_levels(game))}"
+        )
+    return levels[level](game)

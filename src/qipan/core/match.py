@@ -1,0 +1,216 @@
+"""A game in progress: state history, the record, automatic or manual chance, clocks, forfeits.
+
+The engine protocol, terminal play, the arena and the server all drive games through
+:class:`Match`, so undo, chance handling, time-outs and records behave the same everywhere.
+
+>>> import qipan
+>>> match = Match(qipan.load("abalone"), seed=1)
+>>> match.play("a1b2")
+>>> match.to_move
+1
+>>> match.record().moves[0].text
+'a1b2'
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from qipan.core.errors import GameError
+from qipan.core.game import CHANCE, Game
+from qipan.core.record import Move, Record
+
+
+class Match:
+    """A game being played. ``chance="auto"`` samples chance from the seed; ``"manual"``
+    waits for chance outcomes to be played like moves."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        seed: int | None = None,
+        chance: str = "auto",
+        players: list[str] | None = None,
+        clock: Callable[[], float] = time.time,
+        started: float | None = None,
+    ):
+        if chance not in ("auto", "manual"):
+            raise GameError(f"chance must be 'auto' or 'manual', not {chance!r}")
+        self.game = game
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self.chance = chance
+        self.rng = random.Random(self.seed)
+        self.players = players or [game.player_name(p) for p in range(game.num_players)]
+        self.clock = clock
+        self.started = started if started is not None else clock()
+        self.states: list[Any] = [game.initial_state()]
+        self.moves: list[Move] = []
+        self.forfeit_result: dict[str, Any] | None = None
+        self._advance_chance()
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def to_move(self) -> int | None:
+        """The player to decide, CHANCE, or None when the game is over (forfeits included)."""
+        if self.forfeit_result is not None:
+            return None
+        return self.game.to_move(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.to_move is None
+
+    def legal_texts(self) -> list[str]:
+        return [] if self.over else self.game.legal_texts(self.state)
+
+    def result(self) -> dict[str, Any] | None:
+        """``{"returns": [...], "text": ..., "reason": ...}`` once over, else None."""
+        if self.forfeit_result is not None:
+            return self.forfeit_result
+        if self.game.to_move(self.state) is not None:
+            return None
+        return {
+            "returns": list(self.game.returns(self.state)),
+            "text": self.game.result_text(self.state),
+            "reason": "rules",
+        }
+
+    # -- clocks ----------------------------------------------------------------------------------
+
+    def clocks(self, now: float | None = None) -> list[float] | None:
+        """Seconds left on each player's clock (derived from move times), or None if untimed."""
+        limit = self.game.time_limit()
+        if limit is None:
+            return None
+        left = [float(limit)] * self.game.num_players
+        turn_start = self.started
+        for move in self.moves:
+            stamp = move.time if move.time is not None else turn_start
+            if isinstance(move.player, int):
+                left[move.player] -= stamp - turn_start
+            turn_start = stamp
+        mover = self.to_move
+        if mover is not None and mover >= 0:
+            left[mover] -= (self.clock() if now is None else now) - turn_start
+        return left
+
+    def check_time(self) -> bool:
+        """End the game if the player to move has run out of time. True if it ended."""
+        clocks = self.clocks()
+        mover = self.to_move
+        if clocks is None or mover is None or mover < 0 or clocks[mover] > 0:
+            return False
+        self.forfeit(mover, "time")
+        return True
+
+    # -- acting ----------------------------------------------------------------------------------
+
+    def play(self, move: str | Any, player: int | None = None) -> None:
+        """Play an action (notation or action value). With ``player`` given, it must be theirs.
+
+        Raises GameError and changes nothing when the move is bad or out of turn."""
+        mover = self.to_move
+        if mover is None:
+            raise GameError("the game is over: no more moves")
+        if player is not None and player != mover:
+            who = "chance" if mover == CHANCE else self.players[mover]
+            raise GameError(f"it is not your turn: {who} is to move")
+        if self.check_time():
+            raise GameError(f"{self.players[mover]} ran out of time; the game is over")
+        state = self.state
+        action = self.game.parse_action(state, move) if isinstance(move, str) else move
+        new_state = self.game.apply(state, action)
+        self._push(state, action, new_state, mover)
+        self._advance_chance()
+
+    def _push(self, state: Any, action: Any, new_state: Any, mover: int) -> None:
+        text = self.game.action_text(state, action)
+        self.moves.append(Move("chance" if mover == CHANCE else mover, text, self.clock()))
+        self.states.append(new_state)
+
+    def _advance_chance(self) -> None:
+        if self.chance != "auto":
+            return
+        while self.to_move == CHANCE:
+            state = self.state
+            action = self.game.sample_chance(state, self.rng)
+            self._push(state, action, self.game.next_state(state, action), CHANCE)
+
+    def forfeit(self, player: int, reason: str) -> None:
+        """End the game with ``player`` losing (resignation, time-out, abandonment)."""
+        if self.over:
+            raise GameError("the game is over already")
+        self.game.check_player(player)
+        n = self.game.num_players
+        returns = [1.0 / (n - 1) if n > 1 else 0.0] * n
+        returns[player] = -1.0
+        self.forfeit_result = {
+            "returns": returns,
+            "text": f"{self.players[player]} lost ({reason})",
+            "reason": reason,
+            "loser": player,
+        }
+
+    def undo(self) -> None:
+        """Take back the last decision (and the chance outcomes that followed it)."""
+        if self.forfeit_result is not None:
+            raise GameError("the game ended by forfeit; it cannot be undone")
+        while self.moves and self.moves[-1].player == "chance":
+            self._pop()
+        if not self.moves:
+            raise GameError("nothing to undo")
+        self._pop()
+
+    def _pop(self) -> None:
+        self.moves.pop()
+        self.states.pop()
+
+    # -- records ---------------------------------------------------------------------------------
+
+    def record(self) -> Record:
+        return Record(
+            game=self.game.name,
+            variant=self.game.variant,
+            options=dict(self.game.config),
+            seed=self.seed,
+            players=list(self.players),
+            moves=list(self.moves),
+            result=self.result(),
+            started=self.started,
+        )
+
+    @classmethod
+    def from_record(cls, record: Record, chance: str = "auto", clock: Callable[[], float] = time.time) -> Match:
+        """Resume a recorded game exactly (moves, times and result)."""
+        match = cls(record.make_game(), seed=record.seed, chance="manual", players=record.players or None,
+                    clock=clock, started=record.started)
+        for number, move in enumerate(record.moves, 1):
+            try:
+                mover = match.to_move
+                player = None if move.player == "chance" else move.player
+                if player is not None and player != mover:
+                    raise GameError(f"it is {mover!r}'s turn")
+                state = match.state
+                action = match.game.parse_action(state, move.text)
+                new_state = match.game.apply(state, action)
+            except GameError as exc:
+                raise GameError(f"record move {number} ({move.text}): {exc}") from None
+            match.moves.append(Move(move.player, move.text, move.time))
+            match.states.append(new_state)
+        # Chance outcomes came from the record, not the generator: derive a fresh, still
+        # reproducible generator for whatever chance comes next.
+        match.rng = random.Random(f"{record.seed}:{len(record.moves)}")
+        result = record.result
+        if result is not None and result.get("reason") not in (None, "rules"):
+            match.forfeit_result = dict(result)
+        match.chance = chance
+        match._advance_chance()
+        return match

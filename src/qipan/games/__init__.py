@@ -1,0 +1,1 @@
+"""The five games, one package each; every game depends on qipan.core only."""
