@@ -150,8 +150,9 @@ class Game(ABC, Generic[S, A]):
         outcomes = self.chance_outcomes(state)
         if not outcomes:
             raise GameError("this chance event cannot be listed; the game must sample it")
-        actions, weights = zip(*outcomes)
-        return rng.choices(actions, weights=weights)[0]
+        actions, weights = zip(*outcomes, strict=True)
+        chosen: A = rng.choices(actions, weights=weights)[0]
+        return chosen
 
     # -- checked play --------------------------------------------------------------------------
 
@@ -178,6 +179,15 @@ class Game(ABC, Generic[S, A]):
     def play(self, state: S, text: str) -> S:
         """Parse ``text`` and apply it (checked)."""
         return self.apply(state, self.parse_action(state, text))
+
+    def public_action_text(self, state: S, action: A, player: int | None) -> str:
+        """The notation of ``action`` as ``player`` (None: a spectator) may see it in a move list.
+
+        Hidden-information games hide what the player may not learn: by default an unlistable
+        chance outcome (a shuffle) shows as ``"chance"``. Games override this for finer rules."""
+        if not self.perfect_information and self.to_move(state) == CHANCE and not self.legal_actions(state):
+            return "chance"
+        return self.action_text(state, action)
 
     def legal_texts(self, state: S) -> list[str]:
         return [self.action_text(state, a) for a in self.legal_actions(state)]

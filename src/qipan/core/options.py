@@ -46,7 +46,7 @@ class Option:
                 else:
                     raise ValueError
             elif kind is int:
-                if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                     raise ValueError
                 parsed = int(value)  # type: ignore[call-overload]
             elif kind is float:

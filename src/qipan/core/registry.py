@@ -65,10 +65,10 @@ def load(
     >>> import qipan
     >>> qipan.load("abalone", variant="belgian-daisy").variant
     'belgian-daisy'
-    >>> qipan.load("chess")
+    >>> qipan.load("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    qipan.core.errors.GameError: unknown game 'chess'; choose one of abalone, chinese-checkers, kelighine, shengke, tellstones
+    qipan.core.errors.GameError: unknown game 'chess'; choose one of abalone, chinese-checkers, ...
     """
     merged = dict(options or {})
     merged.update(kwargs)

@@ -1,0 +1,284 @@
+"""The Abalone game: state, options, checked play, views and records."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, NamedTuple
+
+from qipan.core.errors import GameError
+from qipan.core.game import Game
+from qipan.core.options import Option, Variant
+from qipan.games.abalone.board import (
+    DELTAS,
+    NAMES,
+    VALID,
+    cell_index,
+    cell_name,
+    cells_of,
+    opposite,
+)
+from qipan.games.abalone.layouts import LAYOUTS
+from qipan.games.abalone.moves import (
+    NUM_ACTIONS,
+    AbaloneMove,
+    direction_name,
+    generate,
+    has_move,
+    move_from_id,
+    move_id,
+    parse_move,
+    perform,
+)
+
+MARBLES = 14
+TO_WIN = 6
+PLAYERS = ("black", "white")
+
+ONGOING, BLACK_WON, WHITE_WON, DRAW = 0, 1, 2, 3
+_OUTCOMES = ("ongoing", "black", "white", "draw")
+
+
+class AbaloneState(NamedTuple):
+    """A position. ``history`` holds the keys of earlier positions since the last marble was
+    pushed out (kept only when the repetition rule is on); ``quiet`` counts moves since then."""
+
+    black: int
+    white: int
+    turn: int
+    quiet: int = 0
+    history: tuple[int, ...] = ()
+    outcome: int = ONGOING
+
+    def key(self) -> int:
+        return hash((self.black, self.white, self.turn))
+
+
+class Abalone(Game[AbaloneState, AbaloneMove]):
+    """Abalone for two players, with the three standard start layouts.
+
+    >>> game = Abalone()
+    >>> state = game.play(game.initial_state(), "a1b2")
+    >>> game.view(state, 1)["marbles"]["black"][:3]
+    ['a2', 'a3', 'a4']
+    """
+
+    name = "abalone"
+    title = "Abalone"
+    variants = (
+        Variant("standard", "the classic start: each side in three rows"),
+        Variant("belgian-daisy", "two 'daisies' per side, marbles meeting from the start"),
+        Variant("german-daisy", "daisies pulled towards the centre"),
+    )
+    options = (
+        Option("time_limit", 0, "seconds on each player's clock; 0 = untimed; running out loses", minimum=0),
+        Option("repetition_draw", False, "draw when the same position occurs a third time"),
+        Option("quiet_move_limit", 0, "draw after this many moves with no marble pushed out; 0 = off",
+               minimum=0),
+        Option("tournament", False, "tournament preset: 15 min clocks, threefold repetition, "
+                                    "draw after 100 quiet moves (explicit options still win)"),
+    )
+
+    TOURNAMENT: ClassVar[dict[str, Any]] = {"time_limit": 900, "repetition_draw": True, "quiet_move_limit": 100}
+
+    def check_options(self, values: dict[str, Any], explicit: frozenset[str]) -> dict[str, Any]:
+        if values["tournament"]:
+            for key, value in self.TOURNAMENT.items():
+                if key not in explicit:
+                    values[key] = value
+        return values
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def player_name(self, player: int) -> str:
+        return PLAYERS[player]
+
+    def time_limit(self) -> float | None:
+        return float(self.config["time_limit"]) or None
+
+    # -- protocol ------------------------------------------------------------------------------
+
+    def initial_state(self) -> AbaloneState:
+        black, white = LAYOUTS[self.variant]
+        return AbaloneState(black, white, 0)
+
+    def to_move(self, state: AbaloneState) -> int | None:
+        return None if state.outcome else state.turn
+
+    def legal_actions(self, state: AbaloneState) -> Sequence[AbaloneMove]:
+        if state.outcome:
+            return []
+        own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+        return generate(own, opp)
+
+    def next_state(self, state: AbaloneState, action: AbaloneMove) -> AbaloneState:
+        if state.turn == 0:
+            black, white = perform(state.black, state.white, action)
+            pushed_out = white.bit_count() < state.white.bit_count()
+        else:
+            white, black = perform(state.white, state.black, action)
+            pushed_out = black.bit_count() < state.black.bit_count()
+        turn = 1 - state.turn
+        quiet = 0 if pushed_out else state.quiet + 1
+        history: tuple[int, ...] = ()
+        if self.config["repetition_draw"] and not pushed_out:
+            history = (*state.history, state.key())
+        new = AbaloneState(black, white, turn, quiet, history)
+        return new._replace(outcome=self._outcome(new))
+
+    def _outcome(self, state: AbaloneState) -> int:
+        if state.white.bit_count() <= MARBLES - TO_WIN:
+            return BLACK_WON
+        if state.black.bit_count() <= MARBLES - TO_WIN:
+            return WHITE_WON
+        limit = self.config["quiet_move_limit"]
+        if limit and state.quiet >= limit:
+            return DRAW
+        if state.history and state.history.count(state.key()) >= 2:
+            return DRAW
+        own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+        if not has_move(own, opp):
+            # Never seen in practice; a side that cannot move loses rather than stall the game.
+            return WHITE_WON if state.turn == 0 else BLACK_WON
+        return ONGOING
+
+    def returns(self, state: AbaloneState) -> tuple[float, ...]:
+        return {BLACK_WON: (1.0, -1.0), WHITE_WON: (-1.0, 1.0)}.get(state.outcome, (0.0, 0.0))
+
+    def result_text(self, state: AbaloneState) -> str:
+        if state.outcome == DRAW:
+            if self.config["quiet_move_limit"] and state.quiet >= self.config["quiet_move_limit"]:
+                return f"draw: {state.quiet} moves without a marble pushed out"
+            return "draw by threefold repetition"
+        if state.outcome in (BLACK_WON, WHITE_WON):
+            winner = PLAYERS[state.outcome - 1]
+            loser_marbles = (state.white if winner == "black" else state.black).bit_count()
+            return f"{winner} won, pushing out {MARBLES - loser_marbles} marbles"
+        return "game in progress"
+
+    # -- notation --------------------------------------------------------------------------------
+
+    def parse_action(self, state: AbaloneState, text: str) -> AbaloneMove:
+        if not isinstance(text, str):
+            raise GameError(f"a move must be text such as a1b2, not {text!r}")
+        return parse_move(text)
+
+    def explain_illegal(self, state: AbaloneState, action: AbaloneMove) -> str:
+        own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+        colour = PLAYERS[state.turn]
+        delta = DELTAS[action.direction]
+        if not action.inline:
+            for cell in action.marbles():
+                if not own >> cell & 1:
+                    whose = "empty" if not opp >> cell & 1 else f"{PLAYERS[1 - state.turn]}'s"
+                    return f"{cell_name(cell)} is {whose}; a broadside line must be {colour}'s own marbles"
+            for cell in action.marbles():
+                target = cell + delta
+                if target not in NAMES:
+                    return f"{cell_name(cell)} would leave the board"
+                if (own | opp) >> target & 1:
+                    return f"{cell_name(target)} is occupied; broadside moves need empty cells and never push"
+            return "it is not a legal move here"
+        cell = action.first
+        if not own >> cell & 1:
+            return f"there is no {colour} marble on {cell_name(cell)}"
+        front, size = cell + delta, 1
+        while own >> front & 1:
+            if size == 3:
+                return "at most three marbles move; a fourth of your own blocks the line"
+            front += delta
+            size += 1
+        if front not in NAMES:
+            return "your own marble would leave the board"
+        if not opp >> front & 1:
+            return "it is not a legal move here"
+        if size == 1:
+            return f"a single marble cannot push ({cell_name(front)} is occupied)"
+        count, beyond = 0, front
+        while beyond in NAMES and opp >> beyond & 1:
+            count += 1
+            beyond += delta
+        if count >= size:
+            return f"{size} marbles cannot push {count}: a push needs strict majority (2>1, 3>1, 3>2)"
+        return f"{cell_name(beyond)} holds your own marble behind the opponent's, which blocks the push"
+
+    # -- views and JSON --------------------------------------------------------------------------
+
+    def state_to_json(self, state: AbaloneState) -> dict[str, Any]:
+        return {
+            "black": [cell_name(c) for c in cells_of(state.black)],
+            "white": [cell_name(c) for c in cells_of(state.white)],
+            "turn": PLAYERS[state.turn],
+            "quiet": state.quiet,
+            "history": list(state.history),
+            "outcome": _OUTCOMES[state.outcome],
+        }
+
+    def state_from_json(self, data: Any) -> AbaloneState:
+        try:
+            black = sum(1 << cell_index(c) for c in set(data["black"]))
+            white = sum(1 << cell_index(c) for c in set(data["white"]))
+            turn = PLAYERS.index(data["turn"])
+            quiet = int(data.get("quiet", 0))
+            history = tuple(int(h) for h in data.get("history", ()))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise GameError(
+                f"bad Abalone state: {exc}; expected black/white cell lists and turn 'black' or 'white'"
+            ) from None
+        if black & white:
+            raise GameError(f"bad Abalone state: {', '.join(cell_name(c) for c in cells_of(black & white))} "
+                            "hold two marbles")
+        if not 0 < black.bit_count() <= MARBLES or not 0 < white.bit_count() <= MARBLES:
+            raise GameError(f"bad Abalone state: each side has 1..{MARBLES} marbles")
+        state = AbaloneState(black & VALID, white & VALID, turn, quiet, history)
+        return state._replace(outcome=self._outcome(state))
+
+    def view(self, state: AbaloneState, player: int | None) -> dict[str, Any]:
+        self.check_player(player)
+        to_move = self.to_move(state)
+        return {
+            "game": self.name,
+            "player": player,
+            "to_move": to_move,
+            "marbles": {"black": [cell_name(c) for c in cells_of(state.black)],
+                        "white": [cell_name(c) for c in cells_of(state.white)]},
+            "pushed_out": {"black": MARBLES - state.white.bit_count(),
+                           "white": MARBLES - state.black.bit_count()},
+            "quiet": state.quiet,
+            "result": None if to_move is not None else self.result_text(state),
+            "state": self.state_to_json(state),
+        }
+
+    def describe_action(self, state: AbaloneState, action: AbaloneMove) -> str:
+        colour = PLAYERS[state.turn]
+        after = self.next_state(state, action)
+        before_opp = state.white if state.turn == 0 else state.black
+        after_opp = after.white if state.turn == 0 else after.black
+        if action.inline:
+            own = state.black if state.turn == 0 else state.white
+            size, cell = 1, action.first + DELTAS[action.direction]
+            while own >> cell & 1 and size < 3:
+                size, cell = size + 1, cell + DELTAS[action.direction]
+            text = f"{colour} {action}: {size} marble{'s' * (size > 1)} {direction_name(action.direction)}"
+            pushed = (before_opp & ~after_opp).bit_count() + (after_opp & ~before_opp).bit_count()
+            if before_opp != after_opp:
+                out = before_opp.bit_count() - after_opp.bit_count()
+                text += ", pushing" + (" a marble off the board" if out else f" {max(1, pushed // 2)}")
+            return text
+        return f"{colour} {action}: {action.size} marbles broadside {direction_name(action.direction)}"
+
+    # -- integer actions -------------------------------------------------------------------------
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def action_id(self, state: AbaloneState, action: AbaloneMove) -> int:
+        return move_id(action)
+
+    def action_from_id(self, state: AbaloneState, action_id: int) -> AbaloneMove:
+        return move_from_id(action_id)
+
+
+__all__ = ["Abalone", "AbaloneMove", "AbaloneState", "opposite"]
