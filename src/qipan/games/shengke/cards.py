@@ -1,0 +1,207 @@
+"""Spirit-beast cards (靈獸卡) and decks: the deck file format and its validation.
+
+A deck file is TOML (``.toml``) or JSON (anything else) holding a ``name`` and a list ``cards``;
+each card has ``id`` (letters, digits, ``-`` or ``_``; used in move notation), ``name``,
+``element`` (wood/fire/earth/metal/water, or 木火土金水) and the range numbers ``in`` and
+``out``::
+
+    name = "my deck"
+    [[cards]]
+    id = "wood1"
+    name = "青翼龍"
+    element = "wood"
+    in = 4
+    out = 3
+
+>>> deck = default_deck()
+>>> len(deck.cards), deck.cards[0].name, deck.cards[0].range_in
+(25, '青翼龍', 4)
+>>> deck_problems({"cards": []})[0]
+'the deck has 0 cards; it needs exactly 25 (5 of each element)'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from qipan.core.errors import GameError
+from qipan.games.shengke.elements import ELEMENTS, GLYPHS, RANGES, parse_element
+
+DECK_SIZE = 25
+PER_ELEMENT = 5
+RANGE_SUM = 100
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card: ``range_in`` (bottom left) and ``range_out`` (bottom right) are 1..8."""
+
+    id: str
+    name: str
+    element: int
+    range_in: int
+    range_out: int
+
+    def label(self) -> str:
+        """``"白牙龍 (metal 2/7)"``."""
+        return f"{self.name} ({ELEMENTS[self.element]} {self.range_in}/{self.range_out})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "element": ELEMENTS[self.element],
+                "in": self.range_in, "out": self.range_out}
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A legal deck of 25 cards. ``piles[e]`` lists the card indices of element ``e`` in file
+    order (the order a shuffle permutes)."""
+
+    name: str
+    cards: tuple[Card, ...]
+
+    @property
+    def piles(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(i for i, c in enumerate(self.cards) if c.element == e) for e in range(5))
+
+    def index(self, text: str) -> int | None:
+        """The index of the card whose id (case-insensitive) or name is ``text``, or None."""
+        key = text.strip()
+        for i, card in enumerate(self.cards):
+            if card.id.lower() == key.lower():
+                return i
+        named = [i for i, card in enumerate(self.cards) if card.name == key]
+        return named[0] if len(named) == 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "cards": [c.to_json() for c in self.cards]}
+
+
+def deck_problems(data: object) -> list[str]:
+    """Every reason why ``data`` (a parsed deck file) is not a legal deck; empty if legal."""
+    if not isinstance(data, Mapping):
+        return ["a deck file must hold a table with a 'cards' list"]
+    problems: list[str] = []
+    name = data.get("name", "deck")
+    if not isinstance(name, str):
+        problems.append("'name' must be a string")
+    cards = data.get("cards")
+    if not isinstance(cards, list):
+        return [*problems, "the deck has no 'cards' list"]
+    if len(cards) != DECK_SIZE:
+        problems.append(f"the deck has {len(cards)} cards; it needs exactly {DECK_SIZE} (5 of each element)")
+    counts = [0] * 5
+    sums = {"in": 0, "out": 0}
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(cards, 1):
+        where = f"card {number}"
+        if not isinstance(raw, Mapping):
+            problems.append(f"{where} must be a table with id, name, element, in, out")
+            continue
+        missing = [k for k in ("id", "name", "element", "in", "out") if k not in raw]
+        if missing:
+            problems.append(f"{where} lacks {', '.join(missing)}")
+        unknown = sorted(set(raw) - {"id", "name", "element", "in", "out"})
+        if unknown:
+            problems.append(f"{where} has unknown field(s) {', '.join(map(str, unknown))}")
+        card_id = raw.get("id")
+        if "id" in raw:
+            if not isinstance(card_id, str) or not _ID.match(card_id):
+                problems.append(f"{where}: id {card_id!r} must be 1-24 letters, digits, '-' or '_'")
+            else:
+                where = f"card {number} ({card_id})"
+                key = card_id.lower()
+                if key in seen:
+                    problems.append(f"{where}: duplicate id (card {seen[key]} has it too)")
+                seen.setdefault(key, number)
+        if "name" in raw and (not isinstance(raw["name"], str) or not raw["name"].strip()):
+            problems.append(f"{where}: name must be a non-empty string")
+        if "element" in raw:
+            element = parse_element(raw["element"]) if isinstance(raw["element"], str) else None
+            if element is None:
+                problems.append(
+                    f"{where}: element {raw['element']!r} is not one of {', '.join(ELEMENTS)} "
+                    f"(or {''.join(GLYPHS)})"
+                )
+            else:
+                counts[element] += 1
+        for field in ("in", "out"):
+            if field not in raw:
+                continue
+            value = raw[field]
+            if isinstance(value, bool) or not isinstance(value, int) or value not in RANGES:
+                problems.append(f"{where}: {field} number {value!r} is outside 1..8")
+            else:
+                sums[field] += value
+    for element, count in enumerate(counts):
+        if count != PER_ELEMENT:
+            problems.append(f"the deck has {count} {ELEMENTS[element]} cards; it needs exactly {PER_ELEMENT}")
+    for field in ("in", "out"):
+        if sums[field] != RANGE_SUM:
+            problems.append(f"the {field} numbers add up to {sums[field]}; they must add up to exactly {RANGE_SUM}")
+    return problems
+
+
+def deck_from_data(data: object) -> Deck:
+    """Build a :class:`Deck` from parsed file data; GameError listing every problem if illegal."""
+    problems = deck_problems(data)
+    if problems:
+        raise GameError("illegal deck: " + "; ".join(problems))
+    assert isinstance(data, Mapping)
+    cards = tuple(
+        Card(str(c["id"]), str(c["name"]).strip(), parse_element(c["element"]) or 0, c["in"], c["out"])
+        for c in data["cards"]
+    )
+    return Deck(str(data.get("name", "deck")), cards)
+
+
+def parse_deck_text(text: str, toml: bool) -> object:
+    """Parse a deck file's text (TOML or JSON); GameError if it is not well-formed."""
+    try:
+        return tomllib.loads(text) if toml else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        kind = "TOML" if toml else "JSON"
+        raise GameError(f"the deck file is not valid {kind}: {exc}") from None
+
+
+def read_deck_data(path: str | Path) -> object:
+    """The parsed content of a deck file (TOML if it ends in .toml, else JSON)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GameError(f"cannot read deck file {str(path)!r}: {exc.strerror or exc}") from None
+    try:
+        return parse_deck_text(text, path.suffix.lower() == ".toml")
+    except GameError as exc:
+        raise GameError(f"{path}: {exc}") from None
+
+
+def load_deck(path: str | Path) -> Deck:
+    """Read and validate a deck file; GameError naming the file and every problem."""
+    data = read_deck_data(path)
+    try:
+        return deck_from_data(data)
+    except GameError as exc:
+        raise GameError(f"{path}: {exc}") from None
+
+
+def default_deck_text() -> str:
+    return resources.files("qipan.games.shengke").joinpath("default_deck.toml").read_text(encoding="utf-8")
+
+
+_DEFAULT: list[Deck] = []
+
+
+def default_deck() -> Deck:
+    """The built-in legal deck (青翼龍, 白牙龍, 黃趾龍 and friends)."""
+    if not _DEFAULT:
+        _DEFAULT.append(deck_from_data(parse_deck_text(default_deck_text(), toml=True)))
+    return _DEFAULT[0]
