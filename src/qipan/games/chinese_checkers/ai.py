@@ -1,0 +1,73 @@
+"""Chinese Checkers heuristics and AI levels.
+
+The race is measured by each piece's distance to the far tip of its target point: a full target
+is exactly the set of holes closest to that tip, so the sum of distances is smallest when the
+target is full. Squared distances are added so that the pieces at the back weigh more: the
+player brings up stragglers instead of racing a few pieces ahead and leaving one piece behind
+that has nothing left to jump over.
+
+>>> import qipan, random
+>>> game = qipan.load("chinese-checkers")
+>>> agent = LEVELS["easy"](game)
+>>> state = game.initial_state()
+>>> move = agent.choose(game, game.view(state, 0), random.Random(1))
+>>> game.action_text(state, move) in game.legal_texts(state)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from qipan.ai.agent import Agent, GreedyAgent
+from qipan.core.game import Game
+from qipan.games.chinese_checkers.game import ChineseCheckers, ChineseCheckersState
+
+STRAGGLER_WEIGHT = 0.15
+WIN = 10000.0
+_MARGIN = 1000.0  # more than any race-cost difference, less than the gap between two places
+
+
+def race_cost(game: ChineseCheckers, state: ChineseCheckersState, player: int) -> float:
+    """How far ``player`` still has to go: sum of d + w * d² over their pieces (0 when home)."""
+    table = game.distance_table(player)
+    mark = player + 1
+    cost = 0.0
+    for hole, owner in enumerate(state.board):
+        if owner == mark:
+            d = table[hole]
+            cost += d + STRAGGLER_WEIGHT * d * d
+    return cost
+
+
+def evaluate(game: Game[Any, Any], state: Any, player: int) -> float:
+    """Higher is better for ``player``: the opponents' mean race cost minus their own, kept
+    below the payoff of the best place still open (finished players and games score their
+    payoff times a large constant). In the capture variant: own
+    captures minus the best opponent's (solitaire: fewer pieces left is better)."""
+    assert isinstance(game, ChineseCheckers)
+    n = game.num_players
+    if state.turn is None:
+        return WIN * game.returns(state)[player]
+    if game.capture:
+        if n == 1:
+            return -float(game.pieces_left(state))
+        others = max(s for p, s in enumerate(state.scores) if p != player)
+        return float(state.scores[player] - others)
+    if player in state.finished:
+        return WIN * _place_value(state.finished.index(player), n)
+    # Below the payoff of the best place still open, so finishing now always looks better.
+    own = race_cost(game, state, player)
+    others = [race_cost(game, state, p) for p in range(n) if p != player and p not in state.finished]
+    lead = (sum(others) / len(others) if others else 0.0) - own
+    return WIN * _place_value(len(state.finished), n) - _MARGIN + lead
+
+
+def _place_value(place: int, players: int) -> float:
+    return 1 - 2 * place / (players - 1)
+
+
+LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
+    "easy": lambda game: GreedyAgent(evaluate, name="easy"),
+}
