@@ -10,10 +10,10 @@
 >>> game.legal_texts(state)[:2]
 ['wood1@a1', 'wood1@b1']
 >>> state = game.play(state, "wood1@c3")
->>> game.play(state, "earth1@c4")
+>>> game.play(state, "earth1@c4")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-qipan.core.errors.GameError: illegal move earth1@c4: c4 is orthogonally next to c3, placed this turn; the two cards of a turn may not touch
+qipan.core.errors.GameError: illegal move earth1@c4: c4 is orthogonally next to c3, placed this turn; ...
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ from qipan.games.shengke.state import (
     PHASES,
     PICK,
     PLACE,
-    PLAYER_ASCII,
     PLAYER_NAMES,
     ROLL,
     SHUFFLE,
@@ -218,7 +217,7 @@ class ShengKe(Game[State, Action]):
         return ("that would leave your other die without a card or a legal cell; placing is compulsory, "
                 "so place both cards when you can")
 
-    def _placements(self, state: State) -> list[Action]:
+    def _placements(self, state: State) -> list[Place]:
         p = state.current
         offset = p * DECK_SIZE
         elem = self._elem
@@ -229,12 +228,11 @@ class ShengKe(Game[State, Action]):
         if state.placed:
             blocked: frozenset[int] = frozenset().union(*(NEIGHBOURS[c] for c in state.placed))
             empty = [c for c in empty if c not in blocked]
-        moves: list[Action] = [Place(i, c) for i in hand if elem[offset + i] in todo for c in empty]
+        moves = [Place(i, c) for i in hand if elem[offset + i] in todo for c in empty]
         if len(todo) == 2 and moves:
             # Compulsory placement: if both dice can be served, only first moves that allow it.
             full = []
             for move in moves:
-                assert isinstance(move, Place)
                 other = list(todo)
                 other.remove(elem[offset + move.card])
                 if not any(i != move.card and elem[offset + i] == other[0] for i in hand):

@@ -76,7 +76,7 @@ class _Reader:
         if not isinstance(data, Mapping) or key not in data:
             raise self.fail(f"missing field {key!r}")
         value = data[key]
-        if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             raise self.fail(f"field {key!r} has the wrong type ({type(value).__name__})")
         return value
 
@@ -276,10 +276,7 @@ def sample_state(game: ShengKe, data: Mapping[str, Any], rng: random.Random) -> 
         hand_known = reader.card_dicts(p, entry, "hand_known")
         hand_data = entry.get("hand")
         own = viewer == p and hand_data is not None
-        if own:
-            hand = list(reader.card_dicts(p, entry, "hand"))
-        else:
-            hand = list(hand_known)
+        hand = list(reader.card_dicts(p, entry, "hand")) if own else list(hand_known)
         discard = reader.card_dicts(p, entry, "discard")
         deck_data = reader.get(entry, "decks", dict)
         counts = reader.get(entry, "hand_counts", dict)

@@ -1,0 +1,95 @@
+"""Sheng-Ke heuristics and AI levels. Agents see views only and rebuild states with
+``game.sample_state``.
+
+``easy`` plans its whole turn: every order of its two placements is played out through the
+resolution phase on a state sampled from its view and scored by :func:`evaluate`; an element for
+a 6 is chosen by the average, over a few sampled deck orders, of a greedy turn after the pick.
+
+>>> import qipan, random
+>>> from qipan.core import Match
+>>> game = qipan.load("shengke", turns=4)
+>>> match = Match(game, seed=3)
+>>> agent = LEVELS["easy"](game)
+>>> while not match.over:
+...     match.play(agent.choose(game, game.view(match.state, match.to_move), random.Random(0)))
+>>> match.result()["text"]
+"甲 won 5–3 (with 甲's +2)"
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from qipan.ai.agent import Agent
+from qipan.core.game import Game
+from qipan.games.shengke.game import ShengKe
+from qipan.games.shengke.state import OVER, PICK, PLACE, Action, State
+
+HAND_WEIGHT = 0.2
+DECK_WEIGHT = 0.02
+
+
+def evaluate(game: Game[Any, Any], state: Any, player: int) -> float:
+    """Field lead (bonus included), plus a little for cards in hand and in the decks.
+
+    A finished game scores ±100 (0 for a draw)."""
+    assert isinstance(game, ShengKe)
+    if state.phase == OVER:
+        return 100.0 * game.returns(state)[player]
+    scores = game.scores(state)
+    other = 1 - player
+    lead = scores[player] - scores[other]
+    hands = len(state.hands[player]) - len(state.hands[other])
+    decks = sum(map(len, state.decks[player])) - sum(map(len, state.decks[other]))
+    return lead + HAND_WEIGHT * hands + DECK_WEIGHT * decks
+
+
+class TurnPlanner:
+    """Plans the rest of its turn on states sampled from its view."""
+
+    def __init__(self, name: str = "easy", pick_samples: int = 4):
+        self.name = name
+        self.pick_samples = pick_samples
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Action:
+        assert isinstance(game, ShengKe)
+        player: int = view["player"]
+        state = game.sample_state(view, rng)
+        actions = list(game.legal_actions(state))
+        if len(actions) == 1:
+            return actions[0]
+        if state.phase == PICK:
+            samples = [state] + [game.sample_state(view, rng) for _ in range(self.pick_samples - 1)]
+            scored = [(sum(self._greedy(game, game.next_state(s, a), player) for s in samples), a)
+                      for a in actions]
+        else:
+            scored = [(self._best(game, game.next_state(state, a), player), a) for a in actions]
+        top = max(score for score, _ in scored)
+        return rng.choice([a for score, a in scored if score >= top - 1e-9])
+
+    def _mine(self, state: State, turn: int, player: int) -> bool:
+        return state.turn == turn and state.phase in (PICK, PLACE) and state.current == player
+
+    def _best(self, game: ShengKe, state: State, player: int) -> float:
+        """Exhaustive over this player's remaining placements of the turn."""
+        if not self._mine(state, state.turn, player):
+            return evaluate(game, state, player)
+        return max(self._best(game, game.next_state(state, a), player) for a in game.legal_actions(state))
+
+    def _greedy(self, game: ShengKe, state: State, player: int) -> float:
+        """One decision at a time, each by the evaluation right after it."""
+        turn = state.turn
+        while self._mine(state, turn, player):
+            state = max((game.next_state(state, a) for a in game.legal_actions(state)),
+                        key=lambda s: evaluate(game, s, player))
+        return evaluate(game, state, player)
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+
+LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
+    "easy": lambda game: TurnPlanner("easy"),
+}
