@@ -760,13 +760,20 @@ class Tellstones(Game[State, Action]):
         last = data["last"]
         if last is not None:
             who = CHANCE if last["player"] == "chance" else seat(last["player"])
-            state = replace(state, last=(who, self._parse_words(state, *self._split(last["action"]))))
+            state = replace(state, last=(who, self.read_action(last["action"])))
         return state
 
-    @staticmethod
-    def _split(text: str) -> tuple[str, list[str]]:
-        words = text.lower().split()
-        return words[0], words[1:]
+    def read_action(self, text: str) -> Action:
+        """Parse canonical notation (as in a view's ``last`` field) without a state.
+
+        >>> import qipan
+        >>> qipan.load("tellstones", variant="two-lines").read_action("swap a2 a5")
+        Action(kind=2, line=0, a=1, b=4, symbol=0)
+        """
+        words = text.strip().lower().split()
+        if not words or (words[0] == "place" and words[-1] in ("left", "right", "l", "r")):
+            raise GameError(f"{text!r} is not canonical notation")
+        return self._parse_words(State((), (0, 0), TURN, 0, 0), words[0], words[1:])
 
 
 __all__ = ["CHINESE", "TARGET", "Action", "State", "Tellstones"]
