@@ -1,0 +1,151 @@
+"""Reading Kelighine states back from JSON, checking every field and every board invariant."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from qipan.core.errors import GameError
+from qipan.games.kelighine import board
+from qipan.games.kelighine.board import J, STARTS, name, tier
+from qipan.games.kelighine.state import CAUSES, OVER, PHASES, PUSH, RESERVE, RULES, Pending, Piece, State
+
+if TYPE_CHECKING:
+    from qipan.games.kelighine.game import Kelighine
+
+_EVENT_SIZES = {"roll": 4, "ones": 3, "enter": 3, "move": 5, "promote": 5, "lap": 4, "push": 9,
+                "pass": 2, "win": 2}
+
+
+def _bad(what: str) -> GameError:
+    return GameError(f"bad kelighine state: {what}")
+
+
+def _int(data: Mapping[str, Any], key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _bad(f"{key} must be an integer {low}..{high}, not {value!r}")
+    return value
+
+
+def _cell(value: Any, what: str, allow_none: bool = False) -> int:
+    if value is None and allow_none:
+        return -1
+    if not isinstance(value, str):
+        raise _bad(f"{what} must be a cell name, not {value!r}")
+    try:
+        return board.cell(value)
+    except GameError as exc:
+        raise _bad(f"{what}: {exc}") from None
+
+
+def _piece(data: Any, what: str) -> Piece:
+    if not isinstance(data, Mapping):
+        raise _bad(f"{what} must be an object with cell, a, done and entry")
+    c = RESERVE if data.get("cell") == "reserve" else _cell(data.get("cell"), f"{what} cell")
+    piece = Piece(c, _int(data, "a", -64, 128), _int(data, "done", 0, 3), _cell(data.get("entry"),
+                  f"{what} entry", allow_none=True))
+    t = tier(c)
+    if c == J and piece.done != 3:
+        raise _bad(f"{what} is at J without completing lap C")
+    if t >= 2 and piece.done < t - 1:
+        raise _bad(f"{what} on {name(c)} has not completed the lap of the tier below")
+    expects_coin = t >= 2 and piece.done == t - 1
+    if expects_coin != (piece.entry >= 0) or (expects_coin and tier(piece.entry) != t):
+        raise _bad(f"{what} on {name(c)}: a coin must mark its entry cell exactly while its lap is under way")
+    return piece
+
+
+def _events(data: Any, what: str) -> tuple[tuple[object, ...], ...]:
+    if not isinstance(data, list):
+        raise _bad(f"{what} must be a list of events")
+    events = []
+    for event in data:
+        if (
+            not isinstance(event, list) or not event or event[0] not in _EVENT_SIZES
+            or len(event) != _EVENT_SIZES[event[0]]
+            or not all(isinstance(x, int) and not isinstance(x, bool) and -64 <= x <= 128 for x in event[1:])
+        ):
+            raise _bad(f"{what} holds a malformed event {event!r}")
+        events.append(tuple(event))
+    return tuple(events)
+
+
+def decode_state(game: Kelighine, data: Any) -> State:
+    """Rebuild and check a state written by ``Kelighine.state_to_json``."""
+    if not isinstance(data, Mapping):
+        raise _bad("expected a JSON object")
+    n = game.num_players
+    turn = _int(data, "turn", 0, n - 1)
+    phase_name = data.get("phase")
+    if phase_name not in PHASES:
+        raise _bad(f"phase must be one of {', '.join(PHASES)}, not {phase_name!r}")
+    phase = PHASES.index(phase_name)
+    dice_max = game.die if game.version == 1 else 4
+    rolled, dice = data.get("rolled"), data.get("dice")
+    for key, values in (("rolled", rolled), ("dice", dice)):
+        if not isinstance(values, list) or len(values) > 4 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= dice_max for v in values
+        ):
+            raise _bad(f"{key} must be a list of at most 4 die values 1..{dice_max}")
+    one_die = data.get("one_die")
+    if not isinstance(one_die, bool):
+        raise _bad("one_die must be true or false")
+    raw_pieces = data.get("pieces")
+    if not isinstance(raw_pieces, list) or len(raw_pieces) != n:
+        raise _bad(f"pieces must list the pieces of each of the {n} players")
+    pend_data = data.get("pending")
+    limbo = pend_data.get("owner") if isinstance(pend_data, Mapping) else None
+    pieces: list[tuple[Piece, ...]] = []
+    seen: dict[int, int] = {}
+    for owner, ps in enumerate(raw_pieces):
+        count = game.pieces_per_player - (owner == limbo)
+        if not isinstance(ps, list) or len(ps) != count:
+            raise _bad(f"player {owner + 1} must have {count} piece(s) on the board, in reserve or at J"
+                       " (a piece being pushed is listed under pending)")
+        own = tuple(sorted(_piece(p, f"player {owner + 1}'s piece") for p in ps))
+        for p in own:
+            if p.cell in STARTS and p.cell != game.start_of(owner):
+                raise _bad(f"player {owner + 1} has a piece on another player's start cell {name(p.cell)}")
+            if p.cell == RESERVE and game.version == 1:
+                raise _bad("version 1 has no reserve pieces")
+            if p.cell < 36:
+                if p.cell in seen:
+                    raise _bad(f"two pieces on {name(p.cell)}")
+                seen[p.cell] = owner
+        pieces.append(own)
+    pending = None
+    if pend_data is not None:
+        if not isinstance(pend_data, Mapping):
+            raise _bad("pending must be null or an object")
+        owner = _int(pend_data, "owner", 0, n - 1)
+        cause, rule = pend_data.get("cause"), pend_data.get("rule")
+        options = pend_data.get("options")
+        if cause not in CAUSES or rule not in RULES or not isinstance(options, list) or len(options) < 2:
+            raise _bad("pending needs a cause, a rule and at least two options")
+        opts = tuple(_cell(o, "pending option") for o in options)
+        if any(o in seen for o in opts):
+            raise _bad("a pending push option is occupied")
+        pending = Pending(owner, _piece(pend_data.get("piece"), "pending piece"),
+                          _cell(pend_data.get("from"), "pending from"), CAUSES.index(cause),
+                          RULES.index(rule), opts, _int(pend_data, "pusher", -1, n - 1))
+    if (phase == PUSH) != (pending is not None):
+        raise _bad("a pending push exists exactly in the push phase")
+    winner_raw = data.get("winner")
+    winner = -1 if winner_raw is None else _int(data, "winner", 0, n - 1)
+    if (phase == OVER) != (winner >= 0):
+        raise _bad("the game is over exactly when there is a winner")
+    for owner, ps in enumerate(pieces):
+        if len(ps) == game.pieces_per_player and all(p.cell == J for p in ps) and winner != owner:
+            raise _bad(f"player {owner + 1} has every piece at J but is not the winner")
+    return State(
+        tuple(pieces), turn, phase, tuple(rolled), tuple(sorted(dice)), one_die,  # type: ignore[arg-type]
+        _cell(data.get("last"), "last", allow_none=True),
+        _cell(data.get("moved"), "moved", allow_none=True),
+        pending,
+        _cell(data.get("after"), "after", allow_none=True),
+        _events(data.get("log"), "log"),
+        _events(data.get("prev_log"), "prev_log"),
+        _int(data, "number", 1, 10**9),
+        winner,
+    )
