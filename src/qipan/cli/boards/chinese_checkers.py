@@ -90,17 +90,14 @@ def render(game: Game[Any, Any], view: dict[str, Any], last: str | None = None, 
             owner = pieces.get(name)
             number = NUMBER_OF[hole]
             if owner is None:
-                label = f"{number:>2}"
-            else:
-                label = ("o" if capture else names[owner][0].upper()) + str(number)
-            if owner is None:
+                label = str(number)
                 style = "dim"
                 if name in target_owner:
                     style = f"dim {colour_of[target_owner[name]]}"
             elif capture:
-                style = "bold black on white"
+                label, style = f"o{number}", "bold black on white"
             else:
-                style = f"bold white on {colour_of[owner]}"
+                label, style = f"{names[owner][0].upper()}{number}", f"bold white on {colour_of[owner]}"
             if name in landed:
                 style += " underline"
             line.append(" " * (col + 3 - len(label) - pos))
