@@ -1,0 +1,38 @@
+// JSON over HTTP to the qipan server.
+async function call(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = (data && (data.error || data.detail)) || `${response.status} ${response.statusText}`;
+    throw new Error(typeof message === "string" ? message : JSON.stringify(message));
+  }
+  return data;
+}
+
+let metaPromise = null;
+export const api = {
+  meta: () => (metaPromise ??= call("GET", "/api/meta")),
+  describe: (game, variant, options) => call("POST", "/api/describe", { game, variant, options }),
+  create: (spec) => call("POST", "/api/games", spec),
+  game: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
+  list: (status) => call("GET", `/api/games?status=${encodeURIComponent(status)}`),
+  record: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record`),
+  replay: (id, ply) => call("GET", `/api/games/${encodeURIComponent(id)}/replay/${ply}`),
+  rematch: (id, seat, token) => call("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { seat, token }),
+};
+
+/** The metadata of one game from /api/meta, or undefined. */
+export async function gameMeta(name) {
+  const meta = await api.meta();
+  return meta.games.find((g) => g.name === name);
+}
