@@ -1,0 +1,77 @@
+"""Observation encoders: one module per game turns a player's view into a float32 tensor.
+
+An encoder reads only ``game.view(state, player)`` — the JSON a player may know — never a state,
+so an observation cannot carry hidden information the view does not. Every value lies in [0, 1].
+
+>>> import qipan
+>>> from qipan.rl.encoders import make_encoder
+>>> game = qipan.load("abalone")
+>>> encoder = make_encoder(game)
+>>> encoder.shape
+(7, 9, 9)
+>>> float(encoder.encode(game.view(game.initial_state(), 0))[0].sum())
+14.0
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from qipan.core.errors import GameError, choices_text
+from qipan.core.game import Game
+
+Observation = NDArray[np.float32]
+
+
+class Encoder(ABC):
+    """Turns one player's view of ``game`` into an array of shape :attr:`shape`, values in [0, 1].
+
+    :attr:`planes` names the leading axis (one name per plane or feature) for the docs."""
+
+    planes: tuple[str, ...]
+
+    def __init__(self, game: Game[Any, Any]):
+        self.game = game
+
+    @property
+    @abstractmethod
+    def shape(self) -> tuple[int, ...]:
+        """The shape of every observation for this game (fixed by its options)."""
+
+    @abstractmethod
+    def encode(self, view: Mapping[str, Any]) -> Observation:
+        """The observation of ``view`` (a player's view: ``view["player"]`` is an int)."""
+
+    def zeros(self) -> Observation:
+        return np.zeros(self.shape, dtype=np.float32)
+
+
+# Game id -> "module:Class", imported lazily like the game registry.
+_ENCODERS: dict[str, str] = {
+    "abalone": "qipan.rl.encoders.abalone:AbaloneEncoder",
+}
+
+
+def encoded_games() -> list[str]:
+    """The ids of the games that have an observation encoder."""
+    return list(_ENCODERS)
+
+
+def make_encoder(game: Game[Any, Any]) -> Encoder:
+    """The observation encoder for ``game`` (its options fix the shape)."""
+    if game.name not in _ENCODERS:
+        raise GameError(
+            f"{game.name} has no reinforcement-learning encoder yet; choose one of {choices_text(_ENCODERS)}"
+        )
+    module_name, _, class_name = _ENCODERS[game.name].partition(":")
+    cls: type[Encoder] = getattr(importlib.import_module(module_name), class_name)
+    return cls(game)
+
+
+__all__ = ["Encoder", "Observation", "encoded_games", "make_encoder"]

@@ -1,0 +1,42 @@
+"""The games, variants and options every generic RL test runs on."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+import qipan.rl
+from qipan.rl.env import QipanEnv
+
+CASES: list[tuple[str, str | None, dict[str, Any]]] = [
+    ("abalone", "standard", {}),
+    ("abalone", "belgian-daisy", {}),
+    ("abalone", "german-daisy", {"quiet_move_limit": 30}),
+]
+
+
+def case_id(case: tuple[str, str | None, dict[str, Any]]) -> str:
+    name, variant, options = case
+    return "-".join([name, variant or "default", *(f"{k}={v}" for k, v in options.items())])
+
+
+def make_env(case: tuple[str, str | None, dict[str, Any]], **kwargs: Any) -> QipanEnv:
+    name, variant, options = case
+    return qipan.rl.env(name, variant, **kwargs, **options)
+
+
+def random_states(env: QipanEnv, seed: int, count: int) -> list[Any]:
+    """Game states met while playing random legal actions (new games when one ends)."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    states = []
+    while len(states) < count:
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.reset()
+            continue
+        states.append(env.game_state)
+        env.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+    return states
