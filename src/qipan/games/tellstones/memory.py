@@ -75,9 +75,11 @@ class Memory:
             return None
         watched = None
         last = view.get("last")
-        if self.ply is not None and ply == self.ply + 1 and last is not None:
+        if self.ply is not None and ply > self.ply and last is not None:
             action = game.read_action(last["action"])
             watched = (last["player"], action)
+            if ply > self.ply + 1:
+                self._catch_up(view, action, ply - self.ply - 1)
             self._watch(action)
         else:
             self.traces = {}
@@ -109,6 +111,23 @@ class Memory:
                 self.traces[b] = (ta[0], ta[1] * keep)
             if tb is not None:
                 self.traces[a] = (tb[0], tb[1] * keep)
+
+    def _catch_up(self, view: Mapping[str, Any], last: Any, missed: int) -> None:
+        # Actions were missed before ``last``: keep the traces, doubting each a little more per
+        # missed action (a swap of two face-down stones leaves no trace in a view), and take
+        # stones that were face up and are now face down in the same slot as hidden.
+        before = [list(line) for line in view["lines"]]
+        if last.kind == SWAP:
+            line = before[last.line]
+            line[last.a], line[last.b] = line[last.b], line[last.a]
+        doubt = (0.9 * (1.0 - self.params.forget)) ** missed
+        self.traces = {k: (s, c * doubt) for k, (s, c) in self.traces.items()}
+        for n, line in enumerate(before):
+            for i, cell in enumerate(line):
+                old = self.lines[n][i] if n < len(self.lines) else None
+                if cell == "?" and old in SYMBOLS:
+                    self.traces[(n, i)] = (SYMBOLS.index(old), doubt)
+        self.lines = before
 
     def _tidy(self, view: Mapping[str, Any]) -> None:
         lines = view["lines"]
