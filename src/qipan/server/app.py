@@ -1,0 +1,343 @@
+"""The ASGI app: JSON API, one WebSocket per connection, and the web client's static files.
+
+>>> from fastapi.testclient import TestClient
+>>> import tempfile, pathlib
+>>> db = pathlib.Path(tempfile.mkdtemp()) / "doc.db"
+>>> with TestClient(create_app(f"sqlite:///{db}")) as client:
+...     reply = client.post("/api/games", json={"game": "abalone"})
+...     reply.status_code, reply.json()["seats"][0]["name"]
+(201, 'black')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from qipan.core import GameError, load
+from qipan.server import meta as meta_module
+from qipan.server.live import AuthError, Client, Conflict, Hub, LiveGame, NotFound, play_url, seat_specs
+from qipan.server.store import Store, normalise_url
+
+log = logging.getLogger("qipan.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+MAX_MESSAGE = 8192
+"""Longest client WebSocket message (characters) the server reads; moves are far shorter."""
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    ai_delay: float = 0.4,
+    ai_workers: int = 2,
+    web_dir: Path | None = None,
+) -> FastAPI:
+    """The qipan server. ``db_url``: a SQLAlchemy URL, a SQLite file path, or None for
+    ``qipan.db`` in the user's data directory. ``ai_delay``: seconds an AI waits before moving,
+    so people can follow AI moves."""
+    url = normalise_url(db_url)
+    web = web_dir or WEB_DIR
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(Store(url), ai_delay=ai_delay, ai_workers=ai_workers)
+        app.state.hub = hub
+        resumed = await hub.resume_all()
+        log.info("qipan server ready (%s); resumed %d unfinished game(s)", _safe_url(url), resumed)
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    app = FastAPI(title="qipan", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json",
+                  redoc_url=None)
+    app.state.db_url = url
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    # -- errors: always {"error": "..."} ------------------------------------------------------------
+
+    @app.exception_handler(GameError)
+    async def game_error(_request: Request, exc: GameError) -> JSONResponse:
+        status = 403 if isinstance(exc, AuthError) else 409 if isinstance(exc, Conflict) else \
+            404 if isinstance(exc, NotFound) else 400
+        return JSONResponse({"error": str(exc)}, status_code=status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": f"bad request: {exc.errors()}"}, status_code=400)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error", exc_info=exc)
+        return JSONResponse({"error": "internal server error"}, status_code=500)
+
+    async def json_body(request: Request) -> dict[str, Any]:
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise GameError("the request body must be a JSON object") from None
+        if not isinstance(body, dict):
+            raise GameError("the request body must be a JSON object")
+        return body
+
+    # -- API ---------------------------------------------------------------------------------------
+
+    @app.get("/api/meta")
+    async def get_meta() -> dict[str, Any]:
+        return meta_module.meta()
+
+    @app.post("/api/describe")
+    async def describe(request: Request) -> dict[str, Any]:
+        return meta_module.describe(meta_module.build_game(await json_body(request)))
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(request: Request) -> dict[str, Any]:
+        body = await json_body(request)
+        game = meta_module.build_game(body)
+        seats = seat_specs(game, body.get("seats"))
+        seed = body.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63):
+            raise GameError('"seed" must be a whole number from 0 to 2**63 - 1, or left out')
+        live, tokens = await hub_of(request).create(game, seats, seed)
+        return created_reply(live, tokens)
+
+    @app.get("/api/games")
+    async def list_games(request: Request, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        if status not in (None, "playing", "finished"):
+            raise GameError('status must be "playing" or "finished" (or left out for both)')
+        if not 1 <= limit <= 1000:
+            raise GameError("limit must be 1..1000")
+        hub = hub_of(request)
+        finished = None if status is None else status == "finished"
+        rows = await asyncio.to_thread(hub.store.list_games, finished, limit)
+        summaries = []
+        for row, n in rows:
+            live = hub.games.get(row.id)
+            if live is not None:
+                summaries.append(live.summary())
+                continue
+            summaries.append({
+                "id": row.id, "game": row.game, "variant": row.variant, "options": row.options,
+                "seats": [{"seat": i, "name": _seat_name(row.game, row.variant, row.options, i),
+                           "kind": s["kind"], "level": s.get("level"), "connected": s["kind"] == "ai"}
+                          for i, s in enumerate(row.seats)],
+                "status": "finished" if row.finished is not None else "playing",
+                "result": row.result, "moves": n, "created": row.created,
+            })
+        return summaries
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(request: Request, game_id: str) -> dict[str, Any]:
+        return (await hub_of(request).get(game_id)).summary()
+
+    @app.get("/api/games/{game_id}/record")
+    async def get_record(request: Request, game_id: str) -> dict[str, Any]:
+        live = await hub_of(request).get(game_id)
+        if not live.match.over:
+            raise Conflict("the record is available once the game is over (it would reveal hidden information)")
+        record: dict[str, Any] = live.match.record().to_json()
+        record["id"] = live.id
+        return record
+
+    @app.get("/api/games/{game_id}/replay/{ply}")
+    async def replay_frame(request: Request, game_id: str, ply: int) -> dict[str, Any]:
+        return (await hub_of(request).get(game_id)).frame(ply)
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(request: Request, game_id: str) -> dict[str, Any]:
+        body = await json_body(request)
+        hub = hub_of(request)
+        live = await hub.get(game_id)
+        new, seat, token = await hub.rematch(live, body.get("token"))
+        tokens: list[str | None] = [None] * len(new.row.seats)
+        tokens[seat] = token
+        reply = created_reply(new, tokens)
+        reply["seat"], reply["url"] = seat, play_url(new.id, seat, token)
+        return reply
+
+    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
+    async def api_not_found(rest: str) -> JSONResponse:
+        return JSONResponse({"error": f"no API endpoint /api/{rest}"}, status_code=404)
+
+    # -- WebSocket ---------------------------------------------------------------------------------
+
+    @app.websocket("/ws/games/{game_id}")
+    async def play_socket(websocket: WebSocket, game_id: str) -> None:
+        await websocket.accept()
+        hub = hub_of(websocket)
+
+        async def refuse(message: str, code: int) -> None:
+            await websocket.send_text(json.dumps({"type": "error", "error": message}))
+            await websocket.close(code)
+
+        try:
+            live = await hub.get(game_id)
+        except NotFound as exc:
+            await refuse(str(exc), 4404)
+            return
+        raw_seat = websocket.query_params.get("seat")
+        seat: int | None = None
+        if raw_seat not in (None, "", "null"):
+            try:
+                seat = int(raw_seat)  # type: ignore[arg-type]
+            except ValueError:
+                await refuse(f"seat must be a seat number, not {raw_seat!r}", 4403)
+                return
+        try:
+            live.check_seat(seat, websocket.query_params.get("token"))
+        except AuthError as exc:
+            await refuse(str(exc), 4403)
+            return
+
+        async def close(code: int) -> None:
+            with contextlib.suppress(Exception):
+                await websocket.close(code)
+
+        client = Client(seat, websocket.send_text, close)
+        live.join(client)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    text = (message.get("bytes") or b"").decode("utf-8", errors="replace")
+                reply = await handle(live, seat, text)
+                if reply is not None:
+                    client.push(json.dumps(reply, ensure_ascii=False))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            await live.leave(client)
+
+    # -- the web client ------------------------------------------------------------------------------
+
+    def web_file(path: str) -> Path | None:
+        root = web.resolve()
+        for base in (root / "static", root) if path else (root,):
+            candidate = (base / path).resolve() if path else root / "index.html"
+            if candidate.is_relative_to(root) and candidate.is_file():
+                return candidate
+        return None
+
+    def index() -> Response:
+        page = web_file("")
+        if page is None:
+            return JSONResponse({"error": "the web client is not installed (src/qipan/web/index.html)"},
+                                status_code=404)
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> Response:
+        return index()
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play_page(game_id: str) -> Response:
+        return index()
+
+    @app.get("/static/{path:path}", include_in_schema=False)
+    async def static(path: str) -> Response:
+        found = web_file(path)
+        if found is None:
+            return JSONResponse({"error": f"no file /static/{path}"}, status_code=404)
+        return FileResponse(found, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/{path:path}", include_in_schema=False)
+    async def other_file(path: str) -> Response:
+        found = web_file(path) if path else None
+        if found is None:
+            return JSONResponse({"error": f"no page /{path}"}, status_code=404)
+        return FileResponse(found, headers={"Cache-Control": "no-cache"})
+
+    return app
+
+
+async def handle(live: LiveGame, seat: int | None, text: str) -> dict[str, Any] | None:
+    """Answer one client message: None when the update broadcast is the answer, else a reply."""
+    if len(text) > MAX_MESSAGE:
+        return error(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError:
+        return error('messages must be JSON objects like {"type": "move", "move": "a1b2"}')
+    if not isinstance(message, dict):
+        return error('messages must be JSON objects like {"type": "move", "move": "a1b2"}')
+    kind = message.get("type")
+    if kind == "ping":
+        return {"type": "pong"}
+    if kind == "move":
+        move = message.get("move")
+        if not isinstance(move, str) or not move.strip():
+            return error('a move message needs "move": the move in notation, e.g. {"type": "move", "move": "a1b2"}')
+        try:
+            await live.act(seat, "move", move.strip())
+        except GameError as exc:
+            return error(str(exc))
+        return None
+    if kind == "resign":
+        try:
+            await live.act(seat, "resign")
+        except GameError as exc:
+            return error(str(exc))
+        return None
+    if kind == "sync":
+        return live.update(seat)
+    return error(f"unknown message type {kind!r}; use move, resign, ping or sync")
+
+
+def error(message: str) -> dict[str, Any]:
+    return {"type": "error", "error": message}
+
+
+def created_reply(live: LiveGame, tokens: list[str | None]) -> dict[str, Any]:
+    seats = []
+    for summary, token in zip(live.seat_summaries(), tokens, strict=True):
+        entry: dict[str, Any] = {k: summary[k] for k in ("seat", "name", "kind", "level")}
+        if summary["kind"] == "human":
+            entry["token"] = token
+            entry["url"] = play_url(live.id, summary["seat"], token) if token else None
+        seats.append(entry)
+    return {"id": live.id, "game": live.game.name, "seats": seats, "spectator_url": play_url(live.id)}
+
+
+@functools.lru_cache(maxsize=256)
+def _seat_names(game: str, variant: str, options: str) -> tuple[str, ...]:
+    try:
+        built = load(game, variant, json.loads(options))
+    except Exception:
+        return ()
+    return tuple(built.player_name(p) for p in range(built.num_players))
+
+
+def _seat_name(game: str, variant: str, options: dict[str, Any], seat: int) -> str:
+    names = _seat_names(game, variant, json.dumps(options, sort_keys=True))
+    return names[seat] if seat < len(names) else f"player {seat + 1}"
+
+
+def _safe_url(url: str) -> str:
+    """The database URL without a password, for logs."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.split('@', 1)[1]}"
+    return url
+

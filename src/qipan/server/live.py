@@ -1,0 +1,582 @@
+"""Games in play on the server: seats, connections, moves, AI turns, clocks, and the hub of them.
+
+Each :class:`LiveGame` wraps a :class:`qipan.core.Match`; every change (a move, a resignation, a
+time-out) happens under the game's lock, is committed to the database, and only then is sent to
+the connections, each of which gets its own seat's view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from qipan.ai import make_agent
+from qipan.ai.agent import Agent, agent_levels
+from qipan.core import CHANCE, GameError, Match, Move, Record
+from qipan.core.game import Game
+from qipan.server.auth import check_token, derived_token, hash_token, new_game_id, new_token
+from qipan.server.store import GameRow, Store, Writer
+
+log = logging.getLogger("qipan.server")
+
+MAX_SEND_QUEUE = 256
+
+
+class AuthError(GameError):
+    """A seat token that does not match (HTTP 403, WebSocket close code 4403)."""
+
+
+class Conflict(GameError):
+    """A request that does not fit the game's status (HTTP 409)."""
+
+
+class NotFound(GameError):
+    """No game with that id (HTTP 404)."""
+
+
+def play_url(game_id: str, seat: int | None = None, token: str | None = None) -> str:
+    if seat is None:
+        return f"/play/{game_id}"
+    return f"/play/{game_id}?seat={seat}&token={token}"
+
+
+@dataclass(eq=False)
+class Client:
+    """One WebSocket connection: its seat (None: spectator) and its queue of outgoing messages."""
+
+    seat: int | None
+    send: Callable[[str], Any]
+    close: Callable[[int], Any]
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(MAX_SEND_QUEUE))
+    task: asyncio.Task[None] | None = None
+    dropped: bool = False
+    closing: asyncio.Future[Any] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._pump())
+
+    def push(self, message: str) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            # A client this far behind is gone or hostile; it can reconnect and catch up.
+            log.warning("dropping a connection whose send queue is full")
+            self.dropped = True
+            self.closing = asyncio.ensure_future(self.close(1013))
+
+    async def _pump(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            try:
+                await self.send(message)
+            except Exception:
+                return
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+
+def parse_player(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+class LiveGame:
+    """A game the server holds in memory, with its connections and AI seats."""
+
+    def __init__(self, hub: Hub, row: GameRow, match: Match):
+        self.hub = hub
+        self.row = row
+        self.match = match
+        self.game: Game[Any, Any] = match.game
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.clients: set[Client] = set()
+        self.agents: dict[int, Agent] = {}
+        self._public: dict[int | None, list[dict[str, Any]]] = {}
+        self._ai_task: asyncio.Task[None] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        for seat, info in enumerate(row.seats):
+            if info["kind"] == "ai":
+                self.agents[seat] = make_agent(self.game, info["level"])
+        if self.agents:
+            # Agents with memory (Tellstones) rebuild it from every view they would have seen.
+            for state in match.states[1:]:
+                self._observe(state)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def seat_summaries(self) -> list[dict[str, Any]]:
+        connected = {c.seat for c in self.clients}
+        return [
+            {
+                "seat": seat,
+                "name": self.match.players[seat],
+                "kind": info["kind"],
+                "level": info.get("level"),
+                "connected": info["kind"] == "ai" or seat in connected,
+            }
+            for seat, info in enumerate(self.row.seats)
+        ]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "variant": self.game.variant,
+            "options": dict(self.game.config),
+            "seats": self.seat_summaries(),
+            "status": "finished" if self.match.over else "playing",
+            "result": self.match.result(),
+            "moves": len(self.match.moves),
+            "created": self.row.created,
+        }
+
+    def public_moves(self, seat: int | None) -> list[dict[str, Any]]:
+        """The move list as ``seat`` may see it (hidden chance outcomes masked by the game)."""
+        done = self._public.setdefault(seat, [])
+        moves, states = self.match.moves, self.match.states
+        del done[len(moves):]
+        for ply in range(len(done), len(moves)):
+            move, before = moves[ply], states[ply]
+            action = self.game.parse_action(before, move.text)
+            text = self.game.public_action_text(before, action, seat)
+            done.append({"ply": ply + 1, "player": move.player, "text": text})
+        return done
+
+    def update(self, seat: int | None) -> dict[str, Any]:
+        """The ``update`` message for a connection at ``seat`` (None: spectator)."""
+        match = self.match
+        mover = match.to_move
+        moves = self.public_moves(seat)
+        return {
+            "type": "update",
+            "game": self.id,
+            "seat": seat,
+            "view": self.game.view(match.state, seat),
+            "legal": match.legal_texts() if seat is not None and mover == seat else [],
+            "to_move": "chance" if mover == CHANCE else mover,
+            "moves": list(moves),
+            "last": moves[-1] if moves else None,
+            "clocks": match.clocks(),
+            "result": match.result(),
+            "seats": self.seat_summaries(),
+            "rematch": self.rematch_link(seat),
+        }
+
+    def frame(self, ply: int) -> dict[str, Any]:
+        """The position after ``ply`` moves as a spectator sees it (for replays)."""
+        match = self.match
+        if not 0 <= ply <= len(match.moves):
+            raise NotFound(f"ply must be 0..{len(match.moves)}, not {ply}")
+        state = match.states[ply]
+        mover = self.game.to_move(state)
+        at_end = ply == len(match.moves)
+        if at_end and match.over:
+            mover = None
+        # Match computes clocks; a shallow copy cut at ``ply`` gives the clocks at that moment.
+        past = copy.copy(match)
+        past.moves, past.states, past.forfeit_result = match.moves[:ply], match.states[:ply + 1], None
+        stamp = match.moves[ply - 1].time if ply else match.started
+        moves = self.public_moves(None)
+        return {
+            "type": "frame",
+            "game": self.id,
+            "ply": ply,
+            "seat": None,
+            "view": self.game.view(state, None),
+            "to_move": "chance" if mover == CHANCE else mover,
+            "last": moves[ply - 1] if ply else None,
+            "clocks": past.clocks(now=stamp),
+            "result": match.result() if at_end else None,
+            "seats": self.seat_summaries(),
+        }
+
+    def rematch_link(self, seat: int | None) -> dict[str, Any] | None:
+        rematch = self.row.rematch
+        if rematch is None:
+            return None
+        if seat is None or self.row.seats[seat]["kind"] != "human":
+            return {"id": rematch, "url": play_url(rematch)}
+        new_seat, token = self.rematch_seat(seat)
+        return {"id": rematch, "url": play_url(rematch, new_seat, token)}
+
+    def rematch_seat(self, seat: int) -> tuple[int, str]:
+        """Where the human at ``seat`` sits in the rematch, and their token there."""
+        return (seat + 1) % len(self.row.seats), derived_token(self.row.seats[seat]["token"], "rematch")
+
+    def seat_for_token(self, token: object) -> int:
+        for seat, info in enumerate(self.row.seats):
+            if info["kind"] == "human" and check_token(info["token"], token):
+                return seat
+        raise AuthError("that token does not belong to any seat of this game")
+
+    def check_seat(self, seat: int | None, token: object) -> None:
+        """Raise AuthError unless ``token`` is the secret of human seat ``seat``."""
+        if seat is None:
+            return
+        n = len(self.row.seats)
+        if not 0 <= seat < n:
+            raise AuthError(f"seat must be 0..{n - 1}, not {seat}")
+        info = self.row.seats[seat]
+        if info["kind"] != "human":
+            raise AuthError(f"seat {seat} is played by the AI; join as a spectator instead")
+        if not check_token(info["token"], token):
+            raise AuthError(f"wrong or missing token for seat {seat}; use the seat's invite link")
+
+    # -- connections -----------------------------------------------------------------------------
+
+    def join(self, client: Client) -> None:
+        self.clients.add(client)
+        client.start()
+        self.broadcast()
+
+    async def leave(self, client: Client) -> None:
+        self.clients.discard(client)
+        await client.stop()
+        if self.clients:
+            self.broadcast()
+        elif self.match.over:
+            self.hub.unload(self)
+
+    def broadcast(self) -> None:
+        """Queue the current update for every connection (built once per seat)."""
+        cache: dict[int | None, str] = {}
+        for client in list(self.clients):
+            if client.seat not in cache:
+                cache[client.seat] = json.dumps(self.update(client.seat), ensure_ascii=False)
+            client.push(cache[client.seat])
+
+    # -- changes ---------------------------------------------------------------------------------
+
+    async def act(self, seat: int | None, kind: str, text: str | None = None, ply: int | None = None) -> None:
+        """Play ``text`` (kind "move") or resign (kind "resign") for ``seat``.
+
+        Raises GameError (nothing changes) when the action is not allowed. With ``ply``, the
+        action only happens if the game still has exactly that many moves (AI turns)."""
+        if seat is None:
+            raise GameError("spectators cannot play; open your seat's invite link to play")
+        async with self.lock:
+            match = self.match
+            if ply is not None and len(match.moves) != ply:
+                return
+            if match.over:
+                raise GameError("the game is over: no more moves")
+            before = self._snapshot()
+            try:
+                if kind == "move":
+                    assert text is not None
+                    match.play(text, player=seat)
+                else:
+                    match.forfeit(seat, "resignation")
+            except GameError:
+                if match.over:  # Match.play found the mover out of time: save that ending
+                    await self._commit(before)
+                raise
+            await self._commit(before)
+
+    def _snapshot(self) -> tuple[int, dict[str, Any] | None, Any]:
+        match = self.match
+        return len(match.moves), match.forfeit_result, match.rng.getstate()
+
+    async def _commit(self, before: tuple[int, dict[str, Any] | None, Any]) -> None:
+        """Persist what changed since ``before``, then tell everyone; undo it if the write fails."""
+        n0, forfeit, rng_state = before
+        match = self.match
+        new = match.moves[n0:]
+        result = match.result()
+        finished = time.time() if result is not None else None
+        rows = [(str(m.player), m.text, m.time) for m in new]
+        try:
+            await self.hub.writer.write(
+                lambda c: self.hub.store.append_moves(self.id, n0, rows, finished, result, conn=c)
+            )
+        except Exception:
+            del match.moves[n0:]
+            del match.states[n0 + 1:]
+            match.forfeit_result = forfeit
+            match.rng.setstate(rng_state)
+            raise GameError("the server could not save that; please try again") from None
+        if result is not None:
+            self.row.finished, self.row.result = finished, result
+        for state in match.states[n0 + 1:]:
+            self._observe(state)
+        self.changed.set()
+        self.broadcast()
+        self.after_change()
+
+    def _observe(self, state: Any) -> None:
+        for seat, agent in self.agents.items():
+            try:
+                agent.observe(self.game, self.game.view(state, seat))
+            except Exception:
+                log.exception("AI %s (seat %d) failed to observe in game %s", agent.name, seat, self.id)
+
+    def after_change(self) -> None:
+        """Start whatever the new position needs: an AI turn, the clock watch; unload if done."""
+        match = self.match
+        if match.over:
+            if not self.clients:
+                self.hub.unload(self)
+            return
+        mover = match.to_move
+        if mover is not None and mover in self.agents and (self._ai_task is None or self._ai_task.done()):
+            self._ai_task = self.hub.spawn(self._ai_turn(mover, len(match.moves)))
+        if self.game.time_limit() is not None and (self._clock_task is None or self._clock_task.done()):
+            self._clock_task = self.hub.spawn(self._watch_clock())
+
+    async def _ai_turn(self, seat: int, ply: int) -> None:
+        if self.hub.ai_delay:
+            await asyncio.sleep(self.hub.ai_delay)
+        state = self.match.state
+        if len(self.match.moves) != ply:
+            return
+        agent = self.agents[seat]
+        rng = random.Random(f"{self.row.seed}:ai:{ply}")
+        view = self.game.view(state, seat)
+        text: str | None = None
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.hub.ai_pool, agent.choose, self.game, view, rng
+            )
+            text = self.game.action_text(state, action)
+        except Exception:
+            log.exception("AI %s failed in game %s; playing a random legal move", agent.name, self.id)
+        if text is None or text not in self.match.legal_texts():
+            text = rng.choice(self.match.legal_texts())
+        try:
+            await self.act(seat, "move", text, ply=ply)
+        except GameError as exc:
+            log.warning("AI move %s in game %s was refused: %s", text, self.id, exc)
+            await asyncio.sleep(1.0)  # e.g. the database is down: retry, but not in a tight loop
+        if self._ai_task is asyncio.current_task():
+            self._ai_task = None
+        self.after_change()
+
+    async def _watch_clock(self) -> None:
+        """End the game when the player to move runs out of time (woken early by every change)."""
+        while True:
+            async with self.lock:
+                self.changed.clear()
+                match = self.match
+                if match.over:
+                    return
+                mover, clocks = match.to_move, match.clocks()
+                assert clocks is not None
+                wait = 1.0
+                if mover is not None and mover >= 0:
+                    if clocks[mover] <= 0:
+                        before = self._snapshot()
+                        match.check_time()
+                        try:
+                            await self._commit(before)
+                            return
+                        except GameError:
+                            log.warning("could not save the time-out in game %s; retrying", self.id)
+                    else:
+                        wait = clocks[mover] + 0.01
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), timeout=min(wait, 60.0))
+
+    def stop(self) -> None:
+        for task in (self._ai_task, self._clock_task):
+            if task is not None:
+                task.cancel()
+
+
+class Hub:
+    """Every live game, the database, and the AI worker threads."""
+
+    def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2):
+        self.store = store
+        self.writer = Writer(store)
+        self.ai_delay = ai_delay
+        self.ai_pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="qipan-ai")
+        self.games: dict[str, LiveGame] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._loading = asyncio.Lock()
+
+    def spawn(self, coro: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def close(self) -> None:
+        for live in list(self.games.values()):
+            live.stop()
+            for client in list(live.clients):
+                await client.stop()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.ai_pool.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self.writer.close)
+        self.store.close()
+
+    # -- creating and loading ----------------------------------------------------------------------
+
+    async def create(
+        self,
+        game: Game[Any, Any],
+        seats: list[dict[str, Any]],
+        seed: int | None,
+        tokens: list[str | None] | None = None,
+        rematch_of: LiveGame | None = None,
+    ) -> tuple[LiveGame, list[str | None]]:
+        """Start a game; return it and each seat's token (None for AI seats)."""
+        if tokens is None:
+            tokens = [new_token() if s["kind"] == "human" else None for s in seats]
+        now = time.time()
+        match = Match(game, seed=seed, clock=time.time, started=now)
+        row = GameRow(
+            id=new_game_id(),
+            game=game.name,
+            variant=game.variant,
+            options=dict(game.config),
+            seed=match.seed,
+            seats=[
+                {"kind": s["kind"], "level": s.get("level"), "token": hash_token(t) if t else None}
+                for s, t in zip(seats, tokens, strict=True)
+            ],
+            created=now,
+            started=now,
+        )
+        rows = [(str(m.player), m.text, m.time) for m in match.moves]  # opening chance outcomes
+        result = match.result()
+        if result is not None:
+            row.finished, row.result = now, result
+
+        def job(conn: Any) -> None:
+            self.store.create_game(row, conn=conn)
+            self.store.append_moves(row.id, 0, rows, conn=conn)
+            if rematch_of is not None:
+                self.store.set_rematch(rematch_of.id, row.id, conn=conn)
+
+        await self.writer.write(job)
+        live = LiveGame(self, row, match)
+        self.games[row.id] = live
+        live.after_change()
+        return live, tokens
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game ``game_id``, loaded from the database if needed (NotFound if none)."""
+        live = self.games.get(game_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self.games.get(game_id)
+            if live is not None:
+                return live
+            row = await asyncio.to_thread(self.store.game, game_id)
+            if row is None:
+                raise NotFound(f"there is no game {game_id!r}")
+            live = await self._load(row)
+            self.games[game_id] = live
+        return live
+
+    async def _load(self, row: GameRow) -> LiveGame:
+        moves = await asyncio.to_thread(self.store.moves, row.id)
+        record = Record(
+            game=row.game,
+            variant=row.variant,
+            options=dict(row.options),
+            seed=row.seed,
+            moves=[Move(parse_player(m.player), m.text, m.time) for m in moves],
+            result=row.result,
+            started=row.started,
+        )
+        match = Match.from_record(record)
+        live = LiveGame(self, row, match)
+        if len(match.moves) > len(moves):  # resumed at a chance node: save the new outcomes
+            extra = [(str(m.player), m.text, m.time) for m in match.moves[len(moves):]]
+            await self.writer.write(lambda c: self.store.append_moves(row.id, len(moves), extra, conn=c))
+        return live
+
+    async def resume_all(self) -> int:
+        """Load every unfinished game and restart its AI turns and clocks; return how many."""
+        rows = await asyncio.to_thread(self.store.unfinished)
+        count = 0
+        for row in rows:
+            if row.id in self.games:
+                continue
+            try:
+                live = await self._load(row)
+            except Exception:
+                log.exception("could not resume game %s (%s)", row.id, row.game)
+                continue
+            self.games[row.id] = live
+            live.after_change()
+            count += 1
+        return count
+
+    def unload(self, live: LiveGame) -> None:
+        if self.games.get(live.id) is live:
+            live.stop()
+            del self.games[live.id]
+
+    async def rematch(self, live: LiveGame, token: object) -> tuple[LiveGame, int, str]:
+        """The rematch of a finished game (created on the first request); the requester's new seat
+        and token there."""
+        seat = live.seat_for_token(token)
+        async with live.lock:
+            if not live.match.over:
+                raise Conflict("the game is not over yet; a rematch can start once it ends")
+            if live.row.rematch is None:
+                n = len(live.row.seats)
+                old = [live.row.seats[(j - 1) % n] for j in range(n)]
+                tokens: list[str | None] = [
+                    derived_token(s["token"], "rematch") if s["kind"] == "human" else None for s in old
+                ]
+                seats = [{"kind": s["kind"], "level": s.get("level")} for s in old]
+                new, _ = await self.create(live.game, seats, None, tokens=tokens, rematch_of=live)
+                live.row.rematch = new.id
+                live.broadcast()
+            else:
+                new = await self.get(live.row.rematch)
+        new_seat, new_tok = live.rematch_seat(seat)
+        return new, new_seat, new_tok
+
+
+def seat_specs(game: Game[Any, Any], seats: object) -> list[dict[str, Any]]:
+    """Check the ``seats`` of a create request; default: every seat human."""
+    n = game.num_players
+    if seats is None:
+        return [{"kind": "human"} for _ in range(n)]
+    if not isinstance(seats, list):
+        raise GameError('seats must be a list like [{"kind": "human"}, {"kind": "ai", "level": "easy"}]')
+    if len(seats) != n:
+        raise GameError(f"{game.name} with these options seats {n} players, but {len(seats)} seats were given")
+    levels = agent_levels(game)
+    result = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict) or seat.get("kind") not in ("human", "ai"):
+            raise GameError(f'seat {i} must be {{"kind": "human"}} or {{"kind": "ai", "level": ...}}')
+        if seat["kind"] == "human":
+            result.append({"kind": "human"})
+            continue
+        level = seat.get("level", "easy" if "easy" in levels else levels[0])
+        if not isinstance(level, str):
+            raise GameError(f"seat {i}: level must be one of {', '.join(levels)}")
+        make_agent(game, level)  # raises GameError naming the levels
+        result.append({"kind": "ai", "level": level})
+    return result

@@ -1,0 +1,105 @@
+"""What the lobby needs to know about every game: variants, options, player counts, AI levels.
+
+>>> info = game_info("abalone")
+>>> info["players"], [v["name"] for v in info["variants"]][:1]
+(2, ['standard'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from qipan.ai.agent import agent_levels
+from qipan.core import GameError, load, registry
+from qipan.core.game import Game
+
+
+def available_games() -> list[str]:
+    """Registered games that import cleanly (a game still being built is left out)."""
+    names = []
+    for name in registry._GAMES:
+        try:
+            registry.game_class(name)
+        except (GameError, ImportError, AttributeError):
+            continue
+        names.append(name)
+    return names
+
+
+def _json_value(value: Any) -> Any:
+    return value if isinstance(value, str | int | float | bool) or value is None else str(value)
+
+
+def game_info(name: str) -> dict[str, Any]:
+    cls = registry.game_class(name)
+    counts: set[int] = set()
+    for variant in cls.variants:
+        counts.add(load(name, variant.name).num_players)
+    players_option = next((o for o in cls.options if o.name == "players"), None)
+    if players_option is not None:
+        if players_option.choices:
+            counts.update(int(c) for c in players_option.choices)
+        else:
+            for bound in (players_option.minimum, players_option.maximum):
+                if bound is not None:
+                    counts.add(int(bound))
+    players: int | dict[str, int] = (
+        counts.pop() if len(counts) == 1 else {"min": min(counts), "max": max(counts)}
+    )
+    default = load(name)
+    return {
+        "name": cls.name,
+        "title": cls.title,
+        "perfect_information": cls.perfect_information,
+        "variants": [
+            {"name": v.name, "help": v.help, "defaults": {k: _json_value(x) for k, x in v.defaults.items()}}
+            for v in cls.variants
+        ],
+        "options": [
+            {
+                "name": o.name,
+                "type": o.kind.__name__,
+                "default": _json_value(o.default),
+                "help": o.help,
+                "choices": [_json_value(c) for c in o.choices] if o.choices is not None else None,
+                "minimum": o.minimum,
+                "maximum": o.maximum,
+            }
+            for o in cls.options
+        ],
+        "players": players,
+        "levels": agent_levels(default),
+    }
+
+
+def meta() -> dict[str, Any]:
+    return {"games": [game_info(name) for name in available_games()]}
+
+
+def build_game(body: Mapping[str, Any]) -> Game[Any, Any]:
+    """The game a request asks for: ``{"game", "variant"?, "options"?}`` (GameError if bad)."""
+    name = body.get("game")
+    if not isinstance(name, str):
+        raise GameError(f'"game" must be one of {", ".join(available_games())}')
+    variant = body.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise GameError('"variant" must be a string (a variant name) or left out')
+    options = body.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise GameError('"options" must be an object like {"time_limit": 600}')
+    return load(name, variant or None, options)
+
+
+def describe(game: Game[Any, Any]) -> dict[str, Any]:
+    return {
+        "game": game.name,
+        "variant": game.variant,
+        "options": {k: _json_value(v) for k, v in game.config.items()},
+        "num_players": game.num_players,
+        "player_names": [game.player_name(p) for p in range(game.num_players)],
+        "levels": agent_levels(game),
+        "time_limit": game.time_limit(),
+    }
