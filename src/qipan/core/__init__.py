@@ -5,7 +5,7 @@ from qipan.core.game import CHANCE, Game
 from qipan.core.match import Match
 from qipan.core.options import Option, Variant
 from qipan.core.record import Move, Record
-from qipan.core.registry import game_class, game_names, load
+from qipan.core.registry import game_class, game_names, load, register
 
 __all__ = [
     "CHANCE",
@@ -19,4 +19,5 @@ __all__ = [
     "game_class",
     "game_names",
     "load",
+    "register",
 ]

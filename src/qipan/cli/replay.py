@@ -1,0 +1,66 @@
+"""``qipan replay``: step through a recorded game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from qipan.cli.boards import renderer
+from qipan.core.errors import GameError
+from qipan.core.game import CHANCE
+from qipan.core.record import Record
+
+
+def replay_command(
+    record_file: Path = typer.Argument(..., exists=True, dir_okay=False, help="a qipan record (JSON)"),
+    to: int | None = typer.Option(None, "--to", help="show the position after this many moves and stop"),
+    list_moves: bool = typer.Option(False, "--list", help="print the moves and the result only"),
+) -> None:
+    """Step through a recorded game: Enter = next, b = back, a number = jump there, q = quit.
+
+    Without a terminal (or with --to) it prints one position and stops."""
+    console = Console()
+    try:
+        record = Record.load(record_file)
+        states = record.replay()
+        game = record.make_game()
+    except GameError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    render = renderer(game)
+    texts = [m.text for m in record.moves]
+    if list_moves:
+        for ply, move in enumerate(record.moves, 1):
+            who = move.player if move.player == "chance" else record.players[int(move.player)]
+            console.print(f"{ply:4}. {who}: {move.text}")
+        console.print(f"result: {(record.result or {}).get('text', 'unfinished')}")
+        return
+
+    def show(ply: int) -> None:
+        state = states[ply]
+        mover = game.to_move(state)
+        viewer = None
+        console.print(render(game, game.view(state, viewer), texts[ply - 1] if ply else None))
+        who = "chance" if mover == CHANCE else ("game over" if mover is None else record.players[mover])
+        console.print(f"[dim]move {ply}/{len(texts)} — {who}[/dim]")
+
+    if to is not None or not sys.stdin.isatty():
+        show(max(0, min(len(texts), to if to is not None else len(texts))))
+        if record.result:
+            console.print(f"result: {record.result.get('text')}")
+        return
+    ply = 0
+    while True:
+        show(ply)
+        answer = console.input("[bold]Enter/b/number/q> [/bold]").strip().lower()
+        if answer == "q":
+            return
+        if answer == "b":
+            ply = max(0, ply - 1)
+        elif answer.isdigit():
+            ply = min(len(texts), int(answer))
+        else:
+            ply = min(len(texts), ply + 1)
