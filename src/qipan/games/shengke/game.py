@@ -43,16 +43,21 @@ from qipan.games.shengke.elements import (
 )
 from qipan.games.shengke.state import (
     COIN,
+    DESTROYED,
+    DESTROYS,
+    DRAWS,
     EMPTY,
     OVER,
     PHASES,
     PICK,
     PLACE,
     PLAYER_NAMES,
+    RECYCLES,
     ROLL,
     SHUFFLE,
     Action,
     Coin,
+    Event,
     Pick,
     Place,
     Roll,
@@ -310,24 +315,24 @@ class ShengKe(Game[State, Action]):
 
     # -- resolution -------------------------------------------------------------------------------
 
-    def resolve(self, state: State, log: list[str] | None = None) -> State:
-        """Resolve the cards placed this turn, in order (行剋, 剋行, 行生, 生行 each); append a
-        public sentence per event to ``log`` when given."""
+    def resolve(self, state: State) -> State:
+        """Resolve the cards placed this turn, in order (行剋, 剋行, 行生, 生行 each), recording
+        what happened in ``events`` (see :meth:`event_text`)."""
         p = state.current
-        elem, cards = self._elem, self._cards
+        elem = self._elem
         field = list(state.field)
         hands: Lists = [list(h) for h in state.hands]
         shown: Lists = [list(s) for s in state.shown]
         decks = [[list(pile) for pile in d] for d in state.decks]
         known: Lists = [list(k) for k in state.known]
         discards: Lists = [list(d) for d in state.discards]
+        events: list[Event] = []
         ranges = RANGE_CELLS[p]
         for cell in state.placed:
             key = field[cell]
             if key == EMPTY or key // DECK_SIZE != p:
                 continue  # destroyed by the other card placed this turn
             me = elem[key]
-            here = f"{cards[key].name} at {cell_name(cell)}" if log is not None else ""
             out_cells = ranges[self._out[key]][cell]
             in_cells = ranges[self._in[key]][cell]
             # 1. 行剋: destroy every out-range card this card overcomes.
@@ -336,15 +341,13 @@ class ShengKe(Game[State, Action]):
                 if other != EMPTY and OVERCOMES[me] == elem[other]:
                     field[c] = EMPTY
                     discards[other // DECK_SIZE].append(other % DECK_SIZE)
-                    if log is not None:
-                        log.append(f"{here}: 行剋 destroys {cards[other].name} at {cell_name(c)}")
+                    events.append((DESTROYS, cell, key, c, other, EMPTY))
             # 2. 剋行: destroyed by any in-range card that overcomes it; then steps 3-4 are skipped.
             killer = next((c for c in in_cells if field[c] != EMPTY and OVERCOMES[elem[field[c]]] == me), None)
             if killer is not None:
                 field[cell] = EMPTY
                 discards[p].append(key % DECK_SIZE)
-                if log is not None:
-                    log.append(f"{here}: 剋行, destroyed by {cards[field[killer]].name} at {cell_name(killer)}")
+                events.append((DESTROYED, cell, key, killer, field[killer], EMPTY))
                 continue
             # 3. 行生: per out-range card this card generates, recycle one card of its element.
             for c in out_cells:
@@ -355,27 +358,46 @@ class ShengKe(Game[State, Action]):
                 pile = discards[p]
                 found = next((j for j in range(len(pile) - 1, -1, -1)
                               if elem[p * DECK_SIZE + pile[j]] == target), None)
+                recycled = EMPTY
                 if found is not None:
                     index = pile.pop(found)
                     decks[p][target].append(index)
                     known[p][target] += 1
-                if log is not None:
-                    what = (f"returns {cards[p * DECK_SIZE + index].name} from the discard pile to the bottom of "
-                            f"the {ELEMENTS[target]} deck" if found is not None
-                            else f"has no {ELEMENTS[target]} card to recycle")
-                    log.append(f"{here}: 行生 on {cards[other].name} at {cell_name(c)} {what}")
+                    recycled = p * DECK_SIZE + index
+                events.append((RECYCLES, cell, key, c, other, recycled))
             # 4. 生行: per in-range card that generates this one, draw one card of this element.
             for c in in_cells:
                 other = field[c]
-                if other == EMPTY or GENERATES[elem[other]] != me:
-                    continue
-                drawn = _draw_one(p, me, hands, shown, decks, known)
-                if log is not None:
-                    what = (f"draws a {ELEMENTS[me]} card" if drawn is not None
-                            else f"draws nothing (the {ELEMENTS[me]} deck is empty)")
-                    log.append(f"{here}: 生行 from {cards[other].name} at {cell_name(c)} {what}")
+                if other != EMPTY and GENERATES[elem[other]] == me:
+                    drawn = _draw_one(p, me, hands, shown, decks, known)
+                    events.append((DRAWS, cell, key, c, other, 0 if drawn is None else 1))
         return state._replace(field=tuple(field), hands=_pair(hands), shown=_pair(shown), decks=_decks(decks),
-                              known=_pair(known), discards=_pair(discards))
+                              known=_pair(known), discards=_pair(discards), events=tuple(events))
+
+    def event_text(self, event: Event) -> str:
+        """A public sentence about one resolution event.
+
+        >>> import qipan
+        >>> game = qipan.load("shengke")
+        >>> game.event_text((0, 12, 40, 18, 0, -1))
+        '白牙龍 at c3: 行剋 destroys 青翼龍 at d4'
+        """
+        kind, cell, key, other_cell, other, extra = event
+        cards = self._cards
+        here = f"{cards[key].name} at {cell_name(cell)}"
+        there = f"{cards[other].name} at {cell_name(other_cell)}"
+        if kind == DESTROYS:
+            return f"{here}: 行剋 destroys {there}"
+        if kind == DESTROYED:
+            return f"{here}: 剋行, destroyed by {there}"
+        element = ELEMENTS[self._elem[other] if kind == RECYCLES else self._elem[key]]
+        if kind == RECYCLES:
+            if extra == EMPTY:
+                return f"{here}: 行生 on {there}, but no {element} card is in the discard pile"
+            return f"{here}: 行生 on {there} returns {cards[extra].name} to the bottom of the {element} deck"
+        if extra:
+            return f"{here}: 生行 from {there} draws a {element} card"
+        return f"{here}: 生行 from {there}, but the {element} deck is empty"
 
     # -- scoring ----------------------------------------------------------------------------------
 
@@ -496,9 +518,7 @@ class ShengKe(Game[State, Action]):
         after = self._place(state, action)
         if after.turn != state.turn:
             # The turn's last placement: the resolution follows.
-            events: list[str] = []
-            self.resolve(state._replace(placed=(*state.placed, action.cell), field=_with(state, action)), events)
-            line += "; " + ("; ".join(events) if events else "nothing happens")
+            line += "; " + ("; ".join(map(self.event_text, after.events)) or "nothing happens")
             a, b = self.on_field(after)
             line += f". On the field: 甲 {a}, 乙 {b}"
         return line
@@ -546,12 +566,6 @@ class ShengKe(Game[State, Action]):
         from qipan.games.shengke.views import sample_state
 
         return sample_state(self, view, rng)
-
-
-def _with(state: State, action: Place) -> tuple[int, ...]:
-    field = list(state.field)
-    field[action.cell] = state.current * DECK_SIZE + action.card
-    return tuple(field)
 
 
 def _draw_one(p: int, element: int, hands: Lists, shown: Lists, decks: list[list[list[int]]],

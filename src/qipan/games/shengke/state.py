@@ -17,6 +17,12 @@ EMPTY = -1
 PLAYER_NAMES: tuple[str, str] = ("甲", "乙")
 PLAYER_ASCII: tuple[str, str] = ("jia", "yi")
 
+DESTROYS, DESTROYED, RECYCLES, DRAWS = range(4)
+EVENT_KINDS: tuple[str, ...] = ("行剋", "剋行", "行生", "生行")
+Event = tuple[int, int, int, int, int, int]
+"""A resolution event: (kind, cell, card key, other cell, other card key, extra) where extra is
+the recycled card's key or EMPTY (行生), 1 or 0 for a card drawn or not (生行), else EMPTY."""
+
 
 class State(NamedTuple):
     """An immutable Sheng-Ke position (hidden parts included).
@@ -38,6 +44,7 @@ class State(NamedTuple):
     decks: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
     known: tuple[tuple[int, ...], tuple[int, ...]]
     discards: tuple[tuple[int, ...], tuple[int, ...]]
+    events: tuple[Event, ...] = ()  # what the last resolution did (public)
 
     @property
     def current(self) -> int:

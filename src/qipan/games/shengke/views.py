@@ -16,7 +16,21 @@ from typing import TYPE_CHECKING, Any
 from qipan.core.errors import GameError
 from qipan.games.shengke.cards import DECK_SIZE, PER_ELEMENT
 from qipan.games.shengke.elements import ANY, DICE, ELEMENTS, SIZE, cell_name, parse_cell
-from qipan.games.shengke.state import COIN, EMPTY, OVER, PHASES, PICK, PLACE, PLAYER_NAMES, SHUFFLE, State
+from qipan.games.shengke.state import (
+    COIN,
+    DRAWS,
+    EMPTY,
+    EVENT_KINDS,
+    OVER,
+    PHASES,
+    PICK,
+    PLACE,
+    PLAYER_NAMES,
+    RECYCLES,
+    SHUFFLE,
+    Event,
+    State,
+)
 
 if TYPE_CHECKING:
     from qipan.games.shengke.game import ShengKe
@@ -32,6 +46,25 @@ def _ids(game: ShengKe, player: int, cards: tuple[int, ...] | list[int]) -> list
 def _card(game: ShengKe, player: int, index: int) -> dict[str, Any]:
     data = game.decks[player].cards[index].to_json()
     data["owner"] = player
+    return data
+
+
+def _key_card(game: ShengKe, key: int) -> dict[str, Any]:
+    return _card(game, key // DECK_SIZE, key % DECK_SIZE)
+
+
+def event_to_json(game: ShengKe, event: Event) -> dict[str, Any]:
+    """A resolution event as JSON (public information only)."""
+    kind, cell, key, other_cell, other, extra = event
+    data: dict[str, Any] = {
+        "kind": EVENT_KINDS[kind], "cell": cell_name(cell), "card": _key_card(game, key),
+        "other_cell": cell_name(other_cell), "other": _key_card(game, other),
+        "text": game.event_text(event),
+    }
+    if kind == RECYCLES:
+        data["recycled"] = None if extra == EMPTY else _key_card(game, extra)
+    if kind == DRAWS:
+        data["drew"] = bool(extra)
     return data
 
 
@@ -59,6 +92,7 @@ def state_to_json(game: ShengKe, state: State) -> dict[str, Any]:
             }
             for p in (0, 1)
         ],
+        "events": [event_to_json(game, e) for e in state.events],
     }
 
 
@@ -97,6 +131,26 @@ class _Reader:
         if not all(isinstance(c, Mapping) for c in items):
             raise self.fail(f"{key!r} must list card objects with an 'id'")
         return self.cards(player, [c.get("id") for c in items])
+
+    def key(self, data: Any, field: str) -> int:
+        entry = self.get(data, field, dict)
+        owner: int = self.get(entry, "owner", int)
+        if owner not in (0, 1):
+            raise self.fail(f"card owner must be 0 or 1, not {owner!r}")
+        return owner * DECK_SIZE + self.card(owner, entry.get("id"))
+
+    def event(self, data: Any) -> Event:
+        kind_name = self.get(data, "kind", str)
+        if kind_name not in EVENT_KINDS:
+            raise self.fail(f"event kind {kind_name!r} is not one of {', '.join(EVENT_KINDS)}")
+        kind = EVENT_KINDS.index(kind_name)
+        extra = EMPTY
+        if kind == RECYCLES:
+            extra = EMPTY if data.get("recycled") is None else self.key(data, "recycled")
+        elif kind == DRAWS:
+            extra = int(self.get(data, "drew", bool))
+        return (kind, self.cell(self.get(data, "cell", str)), self.key(data, "card"),
+                self.cell(self.get(data, "other_cell", str)), self.key(data, "other"), extra)
 
     def element(self, name: object) -> int:
         if name not in ELEMENTS:
@@ -137,6 +191,7 @@ class _Reader:
             "todo": tuple(sorted(self.element(e) for e in self.get(data, "todo", list))),
             "placed": tuple(self.cell(c) for c in self.get(data, "placed", list)),
             "field": tuple(field),
+            "events": tuple(self.event(e) for e in self.get(data, "events", list)),
         }
 
 
@@ -182,7 +237,7 @@ def state_problem(game: ShengKe, state: State) -> str | None:
         if not set(state.shown[p]) <= set(state.hands[p]):
             return f"{PLAYER_NAMES[p]}'s shown cards must be in the hand"
     if state.phase in (COIN, SHUFFLE):  # nothing has happened yet
-        initial = game.initial_state()._replace(phase=state.phase, first=state.first)
+        initial = game.initial_state()._replace(phase=state.phase, first=state.first, events=())
         if state != initial or (state.phase == COIN) != (state.first == EMPTY):
             return "before the shuffle every card is in its deck in file order and the turn is 0"
         return None
@@ -252,6 +307,7 @@ def view(game: ShengKe, state: State, player: int | None) -> dict[str, Any]:
             cell_name(c): _card(game, k // DECK_SIZE, k % DECK_SIZE) for c, k in enumerate(state.field) if k != EMPTY
         },
         "players": players,
+        "events": [event_to_json(game, e) for e in state.events],
         "legal": game.legal_texts(state) if player is not None and mover == player else [],
         "result": game.result_text(state) if state.phase == OVER else None,
     }
@@ -264,7 +320,7 @@ def sample_state(game: ShengKe, data: Mapping[str, Any], rng: random.Random) -> 
     reader = _Reader(game, "view")
     common = reader.common(data)
     if common["phase"] in (COIN, SHUFFLE):  # nothing is hidden yet but the coming shuffle
-        return game.initial_state()._replace(phase=common["phase"], first=common["first"])
+        return game.initial_state()._replace(phase=common["phase"], first=common["first"], events=common["events"])
     viewer = data.get("player")
     players = reader.get(data, "players", list)
     if len(players) != 2:
