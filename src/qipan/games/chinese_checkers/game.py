@@ -61,7 +61,7 @@ CAPTURE_STEP_LIMIT = 60
 """食棋: the game also ends after this many moves in a row without a capture."""
 
 _TOKEN = re.compile(r"[a-q]\d{1,2}")
-_MOVE_TEXT = re.compile(r"\s*[a-q]\d{1,2}(\s*[-x\s]\s*[a-q]\d{1,2})+\s*")
+_MOVE_TEXT = re.compile(r"\s*[a-q]\d{1,2}(\s*[-x]?\s*[a-q]\d{1,2})+\s*")
 
 
 class ChineseCheckersState(NamedTuple):

@@ -1,0 +1,508 @@
+"""Chinese Checkers rules: the board, start positions, every jump rule and option, winning."""
+
+from __future__ import annotations
+
+import pytest
+
+import qipan
+from qipan.core import GameError
+from qipan.games.chinese_checkers import PASS, ChineseCheckers, Move
+from qipan.games.chinese_checkers.board import (
+    CENTRE,
+    HOLES,
+    NAMES,
+    NEIGHBOURS,
+    POINT_HOLES,
+    POINT_OF,
+    REGION15,
+    ROW_LENGTHS,
+    hole_index,
+    hole_name,
+    opposite_point,
+)
+from tests.games.chinese_checkers.helpers import cube, ends, position
+
+
+def cc(**options: object) -> ChineseCheckers:
+    game = qipan.load("chinese-checkers", options=options)
+    assert isinstance(game, ChineseCheckers)
+    return game
+
+
+# -- the board ---------------------------------------------------------------------------------
+
+
+def test_board_shape_and_notation() -> None:
+    assert len(HOLES) == 121
+    assert ROW_LENGTHS == (1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1)
+    assert NAMES[CENTRE] == "i5" and HOLES[CENTRE] == (0, 0, 0)
+    assert [hole_index(hole_name(h)) for h in range(121)] == list(range(121))
+    assert hole_index(" Q1 ") == 120
+    for point in range(1, 7):
+        assert len(POINT_HOLES[point]) == 10
+        assert len(REGION15[point]) == 15
+        assert set(POINT_HOLES[point]) < set(REGION15[point])
+    assert sum(1 for h in range(121) if POINT_OF[h] == 0) == 61
+    assert [opposite_point(p) for p in range(1, 7)] == [4, 5, 6, 1, 2, 3]
+    assert sorted(NAMES[h] for h in POINT_HOLES[1]) == ["a1", "b1", "b2", "c1", "c2", "c3", "d1", "d2", "d3", "d4"]
+    # Points counter-clockwise: point 2 is the lower right one (right end of rows e..h).
+    assert {NAMES[h] for h in POINT_HOLES[2]} == {"e10", "e11", "e12", "e13", "f10", "f11", "f12", "g10",
+                                                 "g11", "h10"}
+    # 156 edges in the hexagon, 18 inside each point and 8 joining it to the hexagon.
+    assert sum(len(n) for n in NEIGHBOURS) == 2 * (156 + 6 * (18 + 8))
+
+
+@pytest.mark.parametrize("bad", ["a2", "r1", "e14", "i", "5", "", "i0"])
+def test_bad_hole_names(bad: str) -> None:
+    with pytest.raises(GameError, match="no hole"):
+        hole_index(bad)
+
+
+# -- start positions -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_start_has_14_moves_for_every_seat(players: int) -> None:
+    game = cc(players=players)
+    start = game.initial_state()
+    for p in range(players):
+        state = start._replace(turn=p)
+        moves = game.legal_actions(state)
+        assert len(moves) == 14
+        assert all(start.board[m.start] == p + 1 for m in moves)
+        assert all(POINT_OF[m.start] == game.home_point(p) for m in moves)
+
+
+@pytest.mark.parametrize(("players", "homes"), [(2, (1, 4)), (3, (1, 3, 5)), (4, (1, 2, 4, 5)),
+                                                (6, (1, 2, 3, 4, 5, 6))])
+def test_seating(players: int, homes: tuple[int, ...]) -> None:
+    game = cc(players=players)
+    assert tuple(game.home_point(p) for p in range(players)) == homes
+    assert all(game.target_point(p) == opposite_point(homes[p]) for p in range(players))
+    board = game.initial_state().board
+    for p in range(players):
+        assert sorted(h for h in range(121) if board[h] == p + 1) == sorted(POINT_HOLES[homes[p]])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_fifteen_piece_start(players: int) -> None:
+    game = cc(players=players, pieces=15)
+    state = game.initial_state()
+    for p in range(players):
+        camp = REGION15[game.home_point(p)]
+        assert sorted(h for h in range(121) if state.board[h] == p + 1) == sorted(camp)
+        assert len(game.target_holes(p)) == 15
+    moves = [str(m) for m in game.legal_actions(state)]
+    # Row d jumps over row e into row f (8), row e steps (12) and jumps along itself into
+    # e4 and e10 (2); nothing further back can move.
+    assert moves == [
+        "d1-f4", "d1-f6", "d2-f5", "d2-f7", "d3-f6", "d3-f8", "d4-f7", "d4-f9",
+        "e5-e4", "e5-f4", "e5-f5", "e6-e4", "e6-f5", "e6-f6", "e7-f6", "e7-f7",
+        "e8-e10", "e8-f7", "e8-f8", "e9-e10", "e9-f8", "e9-f9",
+    ]
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_fifteen_pieces_refused_with_four_or_six(players: int) -> None:
+    with pytest.raises(GameError, match="15 pieces per player need 2 or 3 players"):
+        cc(players=players, pieces=15)
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_player_counts_refused(players: int) -> None:
+    with pytest.raises(GameError, match="seats 2, 3, 4 or 6 players"):
+        cc(players=players)
+
+
+def test_bad_option_values() -> None:
+    with pytest.raises(GameError, match="jump"):
+        cc(jump="far")
+    with pytest.raises(GameError, match="no option"):
+        cc(colour="red")
+
+
+# -- jumps ---------------------------------------------------------------------------------------
+
+
+def test_step_and_adjacent_jump() -> None:
+    game = cc()
+    state = position({"i5": 0, "i6": 1})
+    # Steps to five empty neighbours, and a jump over i6 to i7.
+    assert ends(game, state, "i5") == ["h5", "h6", "i4", "i7", "j5", "j6"]
+
+
+def test_long_jump_distance_two_and_three() -> None:
+    game = cc()
+    # e1 over e4 (distance 3) to e7.
+    state = position({"e1": 0, "e4": 1})
+    assert "e7" in ends(game, state, "e1")
+    assert game.move_path(state, Move(hole_index("e1"), hole_index("e7"))) == ["e1", "e7"]
+    # i5 over i7 (distance 2) to i9.
+    state = position({"i5": 0, "i7": 1})
+    assert "i9" in ends(game, state, "i5")
+    # Adjacent rule: neither is a jump.
+    adjacent = cc(jump="adjacent")
+    assert "e7" not in ends(adjacent, position({"e1": 0, "e4": 1}), "e1")
+    assert ends(adjacent, position({"i5": 0, "i7": 1}), "i5") == ["h5", "h6", "i4", "i6", "j5", "j6"]
+
+
+def test_long_jump_blocked_paths() -> None:
+    game = cc()
+    # A piece beyond the pivot before the landing hole blocks the jump.
+    assert "e7" not in ends(game, position({"e1": 0, "e4": 1, "e6": 1}), "e1")
+    # The landing hole must be empty.
+    assert "e7" not in ends(game, position({"e1": 0, "e4": 1, "e7": 1}), "e1")
+    # The first piece on the line is the pivot: e2 is jumped, e4 is not.
+    got = ends(game, position({"e1": 0, "e2": 1, "e4": 1}), "e1")
+    assert "e3" in got and "e7" not in got
+    # The landing must be on the board: over i6 (distance 5) would land 10 holes away.
+    assert ends(game, position({"i1": 0, "i6": 1}), "i1") == ["h1", "h2", "i2", "j1", "j2"]
+
+
+def test_jump_along_one_of_six_lines_only() -> None:
+    game = cc()
+    # h6 is not on a line through g5 and a hole two away... a knight-like "jump" does not exist.
+    state = position({"i5": 0, cube(1, -2): 1})
+    assert all(HOLES[hole_index(e)] in {HOLES[n] for n in NEIGHBOURS[CENTRE]} for e in ends(game, state, "i5"))
+
+
+def test_chain_through_the_start_hole() -> None:
+    game = cc()
+    # i5 over h5 to g5, over h4 to i3; then along row i over the emptied start i5 and over i6
+    # (distance 3 from i3) to i9.
+    pieces = {"i5": 0, "h5": 1, "h4": 1, "i6": 1}
+    state = position(pieces)
+    got = ends(game, state, "i5")
+    assert {"g5", "i3", "i9"} <= set(got)
+    assert game.move_path(state, Move(hole_index("i5"), hole_index("i9"))) == ["i5", "g5", "i3", "i9"]
+    # Without i6 the piece cannot pivot on itself (its start is empty): no i3-i7 jump.
+    state = position({"i5": 0, "h5": 1, "h4": 1})
+    got = ends(game, state, "i5")
+    assert "i3" in got and "i7" not in got
+
+
+def test_chain_may_land_on_the_start_but_not_end_there() -> None:
+    game = cc()
+    state = position({"i5": 0, "i6": 1})
+    got = ends(game, state, "i5")
+    assert "i5" not in got and "i7" in got  # i7 and back over i6 lands on i5 again
+
+
+def test_one_move_per_start_and_end() -> None:
+    game = cc()
+    # Two chains reach j6-and-back routes; the start/end pair is listed once.
+    state = position({"i5": 0, "i6": 1, "h5": 1, "h6": 1, "j5": 1, "j6": 1, "i4": 1})
+    moves = game.legal_actions(state)
+    assert len(moves) == len(set(moves))
+
+
+def test_chain_false_allows_one_jump() -> None:
+    game = cc(chain=False)
+    state = position({"i5": 0, "h5": 1, "h4": 1, "i6": 1})
+    got = ends(game, state, "i5")
+    assert "g5" in got and "i7" in got
+    assert "i3" not in got and "i9" not in got
+    with pytest.raises(GameError, match="chain=false"):
+        game.play(state, "i5-i3")
+
+
+def test_adjacent_chain() -> None:
+    game = cc(jump="adjacent")
+    state = position({"i5": 0, "h5": 1, "h4": 1, "i6": 1})
+    got = ends(game, state, "i5")
+    assert {"g5", "i3", "i7"} <= set(got)
+    assert "i9" not in got
+
+
+# -- other corners -------------------------------------------------------------------------------
+
+
+def corner_position() -> dict[str, int]:
+    # Red (home 1, target 4) on e5; blue pivots e4 (in point 6) and f3 (point 6).
+    return {"e5": 0, "e4": 1, "f3": 1}
+
+
+def test_other_corners_allowed() -> None:
+    got = ends(cc(), position(corner_position()), "e5")
+    assert "e3" in got and "g3" in got
+    # Stepping into point 6 is fine too.
+    assert POINT_OF[hole_index("e4")] == 6 and "e4" in ends(cc(), position({"e5": 0}), "e5")
+
+
+def test_other_corners_pass_only() -> None:
+    game = cc(other_corners="pass-only")
+    state = position(corner_position())
+    got = ends(game, state, "e5")
+    assert "g3" in got  # jumped through e3 in point 6
+    assert "e3" not in got
+    assert "e4" not in ends(game, position({"e5": 0}), "e5")
+    assert game.move_path(state, Move(hole_index("e5"), hole_index("g3"))) == ["e5", "e3", "g3"]
+    with pytest.raises(GameError, match="point 6.*pass-only"):
+        game.play(state, "e5-e3")
+
+
+def test_other_corners_forbidden() -> None:
+    game = cc(other_corners="forbidden")
+    state = position(corner_position())
+    got = ends(game, state, "e5")
+    assert "g3" not in got and "e3" not in got
+    with pytest.raises(GameError, match="point 6.*forbidden"):
+        game.play(position({"e5": 0}), "e5-e4")
+
+
+def test_other_corners_never_restrict_home_or_target() -> None:
+    game = cc(other_corners="forbidden")
+    # Red may step back into its home point 1 and into its target point 4.
+    assert "d1" in ends(game, position({"e5": 0}), "e5")
+    assert "n1" in ends(game, position({"m5": 0}), "m5")
+
+
+# -- winning ---------------------------------------------------------------------------------------
+
+TARGET4 = [NAMES[h] for h in POINT_HOLES[4]]
+
+
+def test_filling_the_target_wins() -> None:
+    game = cc()
+    pieces = {name: 0 for name in TARGET4 if name != "n1"}
+    pieces["m5"] = 0
+    pieces.update({name: 1 for name in ["a1", "b1", "b2", "c1", "c2", "c3", "d1", "d2", "d3", "d4"]})
+    state = position(pieces)
+    assert game.to_move(state) == 0
+    end = game.play(state, "m5-n1")
+    assert game.to_move(end) is None
+    assert end.finished == (0,)
+    assert game.returns(end) == (1.0, -1.0)
+    assert game.result_text(end) == "red won"
+
+
+def blocked_position() -> dict[str, int]:
+    # Blue parks on q1 inside red's target; red fills the rest but n1, and has m5 ready.
+    pieces = {name: 0 for name in TARGET4 if name not in ("n1", "q1")}
+    pieces.update({"m5": 0, "m6": 0, "q1": 1})
+    blue = ["a1", "b1", "b2", "c1", "c2", "c3", "d1", "d2", "d3"]
+    pieces.update({name: 1 for name in blue})
+    return pieces
+
+
+def test_blocked_target_counts_as_filled() -> None:
+    game = cc()
+    end = game.play(position(blocked_position()), "m5-n1")
+    assert end.finished == (0,) and game.to_move(end) is None
+
+
+def test_blocked_target_off_requires_own_pieces_everywhere() -> None:
+    game = cc(blocked_target=False)
+    end = game.play(position(blocked_position()), "m5-n1")
+    assert end.finished == () and game.to_move(end) == 1
+
+
+def test_blocked_target_filled_by_the_opponent() -> None:
+    # Red has nine pieces in its target and n1 is empty; blue steps into n1 and red finishes.
+    game = cc()
+    pieces = {name: 0 for name in TARGET4 if name != "n1"}
+    pieces["e5"] = 0
+    pieces.update({"m5": 1, "a1": 1, "b1": 1, "b2": 1, "c1": 1, "c2": 1, "c3": 1, "d1": 1, "d2": 1, "d3": 1})
+    state = position(pieces, turn=1)
+    end = game.play(state, "m5-n1")
+    assert end.finished == (0,)
+    assert game.returns(end) == (1.0, -1.0)
+
+
+def test_a_full_target_of_only_foreign_pieces_is_not_filled() -> None:
+    game = cc()
+    pieces = {name: 1 for name in TARGET4 if name != "n1"}
+    pieces.update({"m5": 1, "a1": 0})
+    state = position(pieces, turn=1)
+    end = game.play(state, "m5-n1")
+    assert end.finished == ()
+
+
+def test_play_on_ranks_everyone() -> None:
+    game = cc(players=3, play_on=True)
+    # Player 1 (blue, home 3 -> target 6) finishes; the others play on.
+    target6 = [NAMES[h] for h in POINT_HOLES[6]]
+    pieces = {name: 1 for name in target6 if name != "e4"}
+    pieces["e5"] = 1
+    red_home = [NAMES[h] for h in POINT_HOLES[1]]
+    green_home = [NAMES[h] for h in POINT_HOLES[5]]
+    pieces.update({n: 0 for n in red_home})
+    pieces.update({n: 2 for n in green_home})
+    state = position(pieces, turn=1)
+    after = game.play(state, "e5-e4")
+    assert after.finished == (1,)
+    assert game.to_move(after) == 2
+    after = game.play(after, game.action_text(after, game.legal_actions(after)[0]))
+    assert game.to_move(after) == 0  # blue is skipped from now on
+    # Ending with one player left: a finished ranking.
+    done = after._replace(finished=(1, 0), turn=None)
+    assert game.returns(done) == (0.0, 1.0, -1.0)
+    assert game.result_text(done) == "1st blue, 2nd red, 3rd green"
+
+
+def test_without_play_on_the_first_finisher_ends_the_game() -> None:
+    game = cc(players=3)
+    done = game.initial_state()._replace(finished=(2,), turn=None)
+    assert game.returns(done) == (-0.5, -0.5, 1.0)
+    assert game.result_text(done) == "green won"
+
+
+# -- passing ---------------------------------------------------------------------------------------
+
+
+def stuck_position() -> dict[str, int]:
+    # Red fills its home; blue blocks every step and every landing in front of it.
+    pieces = {NAMES[h]: 0 for h in POINT_HOLES[1]}
+    for name in ["e4", "e5", "e6", "e7", "e8", "e9", "e10"]:
+        pieces[name] = 1
+    return pieces
+
+
+def test_a_player_without_moves_passes() -> None:
+    game = cc()
+    pieces = stuck_position()
+    state = position(pieces)
+    moves = game.legal_actions(state)
+    if moves != [PASS]:  # jumps from row d over row e land on row f: block those too
+        for m in moves:
+            pieces[NAMES[m.end]] = 1
+        state = position(pieces)
+    assert game.legal_actions(state) == [PASS]
+    after = game.play(state, "pass")
+    assert game.to_move(after) == 1 and after.passes == 1
+    assert game.describe_action(state, PASS) == "red passes (no legal move)"
+    # A real move resets the count.
+    blue = game.legal_actions(after)[0]
+    assert game.next_state(after, blue).passes == 0
+
+
+def test_pass_refused_while_moves_exist() -> None:
+    game = cc()
+    with pytest.raises(GameError, match="only pass when you have no move"):
+        game.play(game.initial_state(), "pass")
+
+
+def test_everyone_passing_ends_in_a_draw() -> None:
+    game = cc()
+    state = game.initial_state()._replace(passes=1)
+    end = game.next_state(state, PASS)
+    assert game.to_move(end) is None
+    assert game.returns(end) == (0.0, 0.0)
+    assert game.result_text(end) == "draw: nobody can move"
+
+
+# -- notation and errors ---------------------------------------------------------------------------
+
+
+def test_parse_forms() -> None:
+    game = cc()
+    state = game.initial_state()
+    move = Move(hole_index("d2"), hole_index("e6"))
+    for text in ["d2-e6", "D2-E6", " d2 e6 ", "d2e6", "d2xe6"]:
+        assert game.parse_action(state, text) == move
+    assert game.action_text(state, move) == "d2-e6"
+    assert game.parse_action(state, "PASS") == PASS
+
+
+def test_parse_path() -> None:
+    game = cc()
+    state = position({"i5": 0, "h5": 1, "h4": 1, "i6": 1})
+    assert game.parse_action(state, "i5-g5-i3-i9") == Move(hole_index("i5"), hole_index("i9"))
+    with pytest.raises(GameError, match="g5-i9 is not a jump"):
+        game.parse_action(state, "i5-g5-i9")
+
+
+@pytest.mark.parametrize("text", ["", "d2", "d2-", "z2-e6", "d2-e66", "hello", "d9-e6"])
+def test_parse_errors(text: str) -> None:
+    with pytest.raises(GameError):
+        cc().parse_action(cc().initial_state(), text)
+
+
+@pytest.mark.parametrize(
+    ("move", "reason"),
+    [
+        ("e5-f5", "no piece on e5"),
+        ("n1-m5", "is blue's; red is to move"),
+        ("c1-d1", "d1 is occupied"),
+        ("a1-e5", "no step or chain of jumps leads from a1 to e5"),
+    ],
+)
+def test_explain_illegal(move: str, reason: str) -> None:
+    game = cc()
+    with pytest.raises(GameError, match=f"illegal move {move}: .*{reason}"):
+        game.play(game.initial_state(), move)
+
+
+def test_illegal_move_changes_nothing() -> None:
+    game = cc()
+    state = game.initial_state()
+    before = game.state_to_json(state)
+    with pytest.raises(GameError):
+        game.play(state, "a1-e5")
+    assert game.state_to_json(state) == before
+
+
+def test_describe_action() -> None:
+    game = cc()
+    state = position({"i5": 0, "h5": 1, "h4": 1, "i6": 1})
+    assert game.describe_action(state, game.parse_action(state, "i5-i9")) == "red: i5-g5-i3-i9 (3 jumps)"
+    assert game.describe_action(state, game.parse_action(state, "i5-j5")) == "red: i5-j5 (step)"
+    assert game.move_path(state, PASS) == []
+
+
+def test_move_path_after_the_move() -> None:
+    game = cc()
+    state = position({"i5": 0, "h5": 1, "h4": 1, "i6": 1})
+    move = game.parse_action(state, "i5-i9")
+    assert game.move_path(game.next_state(state, move), move) == game.move_path(state, move)
+
+
+def test_action_ids() -> None:
+    game = cc()
+    state = game.initial_state()
+    ids = game.legal_action_ids(state)
+    assert len(set(ids)) == 14
+    assert [game.action_from_id(state, i) for i in ids] == game.legal_actions(state)
+    assert game.action_from_id(state, game.num_distinct_actions - 1) == PASS
+    with pytest.raises(GameError, match="action id"):
+        game.action_from_id(state, game.num_distinct_actions)
+
+
+# -- JSON and views ----------------------------------------------------------------------------------
+
+
+def test_json_round_trip_and_validation() -> None:
+    game = cc(players=3)
+    state = game.initial_state()
+    data = game.state_to_json(state)
+    assert game.state_from_json(data) == state
+    bad = [
+        "nope",
+        {**data, "rows": data["rows"][:-1]},
+        {**data, "rows": ["2", *data["rows"][1:]]},
+        {**data, "rows": ["4", *data["rows"][1:]]},
+        {**data, "rows": [".", *data["rows"][1:]]},
+        {**data, "to_move": 3},
+        {**data, "to_move": True},
+        {**data, "to_move": None},
+        {**data, "finished": [0, 0]},
+        {**data, "passes": -1},
+        {**data, "finished": [1]},
+    ]
+    for item in bad:
+        with pytest.raises(GameError):
+            game.state_from_json(item)
+
+
+def test_view_contents() -> None:
+    game = cc(players=4)
+    state = game.initial_state()
+    view = game.view(state, 2)
+    assert view["player"] == 2 and view["to_move"] == 0
+    assert view["players"] == ["red", "blue", "green", "yellow"]
+    assert view["homes"] == [1, 2, 4, 5] and view["targets"] == [4, 5, 1, 2]
+    assert len(view["pieces"]) == 40 and view["pieces"]["a1"] == 0
+    assert view["in_target"] == [0, 0, 0, 0]
+    assert game.view(state, None)["player"] is None
+    with pytest.raises(GameError):
+        game.view(state, 4)
