@@ -45,8 +45,7 @@ def render(game: Game[Any, Any], view: dict[str, Any], last: str | None = None, 
         line.append(ROWS[row].upper() + " ", style="bold cyan")
         for number in range(lo, hi + 1):
             cell = f"{ROWS[row]}{number}"
-            colour = owner.get(cell)
-            symbol, style = SYMBOL[colour] if colour else ("·", "dim")
+            symbol, style = SYMBOL[owner[cell]] if cell in owner else ("·", "dim")
             if cell in marked:
                 style += " underline"
             line.append(symbol, style=style)
