@@ -7,10 +7,10 @@ then remembers what the viewer saw and prints it under the face-down stones, cle
 It follows swaps exactly when it is given the viewer's view after every action (it catches up
 as well as it can otherwise). Never turn it on in rated or competitive play.
 
->>> import qipan
+>>> import io, qipan
 >>> from rich.console import Console
 >>> game = qipan.load("tellstones")
->>> console = Console(record=True, width=100)
+>>> console = Console(record=True, width=100, file=io.StringIO())
 >>> console.print(render(game, game.view(game.initial_state(), 0)))
 >>> "scale" in console.export_text()
 True

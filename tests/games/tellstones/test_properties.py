@@ -1,0 +1,136 @@
+"""Hypothesis properties over Tellstones games built from generated action choices."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qipan.core import CHANCE, Match, Record
+from qipan.games.tellstones import SYMBOLS, Tellstones
+from qipan.games.tellstones.game import State
+
+VARIANTS = st.sampled_from(["standard", "round-table", "two-lines"])
+CHOICES = st.lists(st.integers(0, 10**6), max_size=90)
+FIRST = st.sampled_from(["0", "1", "random"])
+
+
+def run(game: Tellstones, choices: list[int]) -> list[State]:
+    """The states of the game whose k-th action is ``legal[choices[k] % len(legal)]``."""
+    state = game.initial_state()
+    states = [state]
+    for choice in choices:
+        if game.to_move(state) is None:
+            break
+        actions = game.legal_actions(state)
+        state = game.apply(state, actions[choice % len(actions)])
+        states.append(state)
+    return states
+
+
+def shuffled_face_down(state: State, rng: random.Random) -> State:
+    """The same state with the face-down symbols of each line dealt anew."""
+    lines = []
+    for line in state.lines:
+        down = [v for v in line if v < 0]
+        rng.shuffle(down)
+        it = iter(down)
+        lines.append(tuple(next(it) if v < 0 else v for v in line))
+    return replace(state, lines=tuple(lines))
+
+
+@settings(max_examples=150, deadline=None)
+@given(variant=VARIANTS, first=FIRST, choices=CHOICES)
+def test_every_step_is_consistent(variant: str, first: str, choices: list[int]) -> None:
+    game = Tellstones(variant=variant, options={"first_player": first})
+    state = game.initial_state()
+    for choice in choices:
+        mover = game.to_move(state)
+        if mover is None:
+            assert game.legal_actions(state) == []
+            break
+        actions = game.legal_actions(state)
+        assert actions and len(set(actions)) == len(actions)
+        for action in actions:
+            text = game.action_text(state, action)
+            assert game.parse_action(state, text) == action  # notation round-trips
+            assert game.parse_action(state, text.upper()) == action
+            if mover != CHANCE:
+                assert game.action_from_id(state, game.action_id(state, action)) == action
+        action = actions[choice % len(actions)]
+        frozen = game.state_to_json(state)
+        after = game.apply(state, action)
+        assert game.state_to_json(state) == frozen  # apply never mutates
+        state = after
+        data = json.loads(json.dumps(game.state_to_json(state)))
+        assert game.state_from_json(data) == state
+        for line in state.lines:
+            stones = [abs(v) for v in line if v]
+            assert len(set(stones)) == len(stones) >= 1
+        assert max(state.scores) <= 3
+        assert (max(state.scores) == 3) <= (game.to_move(state) is None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(variant=VARIANTS, choices=CHOICES, seed=st.integers(0, 2**32 - 1))
+def test_no_view_shows_a_face_down_stone_except_right_after_its_peek(
+    variant: str, choices: list[int], seed: int
+) -> None:
+    game = Tellstones(variant=variant)
+    rng = random.Random(seed)
+    for state in run(game, choices):
+        other = shuffled_face_down(state, rng)
+        looker = game.looker(state)
+        for player in [None, *range(game.num_players)]:
+            view = game.view(state, player)
+            json.dumps(view)
+            assert view["player"] == player and "to_move" in view
+            revealed = view.pop("revealed")
+            twin = game.view(other, player)
+            twin_revealed = twin.pop("revealed")
+            # Dealing the face-down stones anew changes nothing else any seat can see.
+            assert view == twin
+            if player is None or player != looker:
+                assert revealed is None and twin_revealed is None
+            else:
+                assert state.last is not None
+                action = state.last[1]
+                assert revealed == {"slot": game.label(action.line, action.a),
+                                    "stone": SYMBOLS[-state.lines[action.line][action.a] - 1]}
+            if game.lines == 1:
+                # Not even a stray name: the only other mention is a guess in "last".
+                view.pop("last")
+                down = {SYMBOLS[-v - 1] for v in state.lines[0] if v < 0}
+                text = json.dumps(view)
+                assert not any(f'"{name}"' in text for name in down)
+
+
+@settings(max_examples=100, deadline=None)
+@given(variant=VARIANTS, choices=CHOICES, seed=st.integers(0, 2**32 - 1))
+def test_sampled_states_match_the_view(variant: str, choices: list[int], seed: int) -> None:
+    game = Tellstones(variant=variant)
+    rng = random.Random(seed)
+    state = run(game, choices)[-1]
+    for player in range(game.num_players):
+        view = game.view(state, player)
+        sample = game.sample_state(view, rng)
+        assert game.view(sample, player) == view
+        assert game.legal_actions(sample) == game.legal_actions(state)
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant=VARIANTS, seed=st.integers(0, 2**32 - 1))
+def test_records_replay_exactly(variant: str, seed: int) -> None:
+    game = Tellstones(variant=variant, options={"first_player": "random", "turn_limit": 150})
+    match = Match(game, seed=seed)
+    rng = random.Random(seed)
+    while not match.over:
+        match.play(rng.choice(list(game.legal_actions(match.state))))
+    record = Record.from_json(json.loads(match.record().dumps()))
+    assert record.replay() == match.states
+    again = Match.from_record(record)
+    assert again.state == match.state and again.result() == match.result()
+    assert match.result() is not None
