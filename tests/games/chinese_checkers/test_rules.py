@@ -237,7 +237,7 @@ def test_other_corners_pass_only() -> None:
     assert "e3" not in got
     assert "e4" not in ends(game, position({"e5": 0}), "e5")
     assert game.move_path(state, Move(hole_index("e5"), hole_index("g3"))) == ["e5", "e3", "g3"]
-    with pytest.raises(GameError, match="point 6.*pass-only"):
+    with pytest.raises(GameError, match=r"point 6.*pass-only"):
         game.play(state, "e5-e3")
 
 
@@ -246,7 +246,7 @@ def test_other_corners_forbidden() -> None:
     state = position(corner_position())
     got = ends(game, state, "e5")
     assert "g3" not in got and "e3" not in got
-    with pytest.raises(GameError, match="point 6.*forbidden"):
+    with pytest.raises(GameError, match=r"point 6.*forbidden"):
         game.play(position({"e5": 0}), "e5-e4")
 
 
@@ -351,22 +351,16 @@ def test_without_play_on_the_first_finisher_ends_the_game() -> None:
 
 
 def stuck_position() -> dict[str, int]:
-    # Red fills its home; blue blocks every step and every landing in front of it.
+    # Red fills its home; blue blocks every step (row e) and green every jump landing (row f).
     pieces = {NAMES[h]: 0 for h in POINT_HOLES[1]}
-    for name in ["e4", "e5", "e6", "e7", "e8", "e9", "e10"]:
-        pieces[name] = 1
+    pieces.update({name: 1 for name in ["e5", "e6", "e7", "e8", "e9"]})
+    pieces.update({name: 2 for name in ["f4", "f5", "f6", "f7", "f8", "f9"]})
     return pieces
 
 
 def test_a_player_without_moves_passes() -> None:
-    game = cc()
-    pieces = stuck_position()
-    state = position(pieces)
-    moves = game.legal_actions(state)
-    if moves != [PASS]:  # jumps from row d over row e land on row f: block those too
-        for m in moves:
-            pieces[NAMES[m.end]] = 1
-        state = position(pieces)
+    game = cc(players=3)
+    state = position(stuck_position())
     assert game.legal_actions(state) == [PASS]
     after = game.play(state, "pass")
     assert game.to_move(after) == 1 and after.passes == 1
@@ -374,6 +368,8 @@ def test_a_player_without_moves_passes() -> None:
     # A real move resets the count.
     blue = game.legal_actions(after)[0]
     assert game.next_state(after, blue).passes == 0
+    # Two passes of three players do not end the game.
+    assert game.to_move(game.next_state(after, PASS)) == 2
 
 
 def test_pass_refused_while_moves_exist() -> None:
