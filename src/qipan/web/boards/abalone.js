@@ -215,9 +215,8 @@ export function create(host, extra, { seat }) {
 
   return {
     render(msg, ctx) {
-      const changed = !last || last.msg !== msg;
       last = { msg, ctx };
-      if (changed || !ctx.interactive) selection = [];
+      if (ctx.fresh || !ctx.interactive) selection = [];
       draw();
     },
   };

@@ -42,7 +42,7 @@ function renderCreate(root) {
     h("p", { class: "hint" }, "Rules: ", h("a", { href: `/static/rules/${game.name}.html`, target: "_blank", text: `${game.title} in brief` })),
   );
   if (game.variants.length) {
-    const select = h("select", { name: "variant", onchange: (e) => { state.variant = e.target.value; refreshSeats(root); } },
+    const select = h("select", { name: "variant", onchange: (e) => { state.variant = e.target.value; renderOptions(root); refreshSeats(root); } },
       game.variants.map((v) => h("option", { value: v.name, selected: v.name === state.variant, text: v.name })));
     const help = h("small", { text: game.variants.find((v) => v.name === state.variant)?.help || "" });
     select.addEventListener("change", () => { help.textContent = game.variants.find((v) => v.name === state.variant)?.help || ""; });
@@ -50,8 +50,8 @@ function renderCreate(root) {
   }
   if (game.options.length) {
     root.append(h("details", { class: "field", open: game.options.length <= 4 },
-      h("summary", { text: "Options" }),
-      h("div", { class: "options-grid" }, game.options.map((opt) => optionField(root, opt)))));
+      h("summary", { text: "Options" }), h("div", { class: "options-grid", id: "options" })));
+    renderOptions(root);
   }
   root.append(h("h3", { text: "Seats" }), h("div", { class: "seats", id: "seats" }));
   const seed = h("input", { type: "number", name: "seed", placeholder: "random", min: 0 });
@@ -63,25 +63,36 @@ function renderCreate(root) {
   );
 }
 
-function optionField(root, opt) {
+function renderOptions(root) {
+  const grid = root.querySelector("#options");
+  if (!grid) return;
+  const defaults = state.game.variants.find((v) => v.name === state.variant)?.defaults || {};
+  clear(grid).append(...state.game.options.map((opt) => {
+    const base = opt.name in defaults ? defaults[opt.name] : opt.default;
+    return optionField(root, { ...opt, default: opt.name in state.options ? state.options[opt.name] : base }, base);
+  }));
+}
+
+function optionField(root, opt, base) {
   const name = `opt-${opt.name}`;
   const onchange = (value) => {
-    if (value === opt.default) delete state.options[opt.name];
+    if (value === base) delete state.options[opt.name];
     else state.options[opt.name] = value;
     refreshSeats(root);
   };
   let input;
-  if (typeof opt.default === "boolean") {
+  const type = opt.type || (typeof opt.default === "boolean" ? "bool" : typeof opt.default === "number" ? (Number.isInteger(opt.default) ? "int" : "float") : "str");
+  if (type === "bool") {
     input = h("input", { type: "checkbox", name, checked: opt.default, onchange: (e) => onchange(e.target.checked) });
     return h("label", { class: "field check", title: opt.help }, input, h("span", { text: opt.name.replaceAll("_", " ") }));
   }
   if (opt.choices && opt.choices.length) {
     input = h("select", { name, onchange: (e) => onchange(opt.choices.find((c) => String(c) === e.target.value)) },
       opt.choices.map((c) => h("option", { value: String(c), selected: c === opt.default, text: String(c) })));
-  } else if (typeof opt.default === "number") {
+  } else if (type === "int" || type === "float") {
     input = h("input", {
       type: "number", name, value: opt.default, min: opt.minimum ?? undefined, max: opt.maximum ?? undefined,
-      step: Number.isInteger(opt.default) ? 1 : "any",
+      step: type === "int" ? 1 : "any",
       onchange: (e) => e.target.value !== "" && onchange(Number(e.target.value)),
     });
   } else {
@@ -103,7 +114,7 @@ async function refreshSeats(root) {
     error.textContent = "";
     button.disabled = false;
     const old = state.seats;
-    state.seats = info.player_names.map((_, i) => old[i] || (i === 0 ? { kind: "human" } : { kind: "ai", level: info.levels[0] }));
+    state.seats = info.player_names.map((_, i) => old[i] || (i === 0 ? { kind: "human" } : { kind: "ai", level: defaultLevel(info.levels) }));
     renderSeats(seatsNode, info);
   } catch (err) {
     if (seq !== describeSeq) return;
@@ -121,7 +132,7 @@ function renderSeats(node, info) {
       ["human", "ai"].map((kind) => h("button", {
         type: "button", class: seat.kind === kind ? "on" : "", "data-kind": kind,
         onclick: () => {
-          state.seats[i] = kind === "ai" ? { kind, level: seat.level || info.levels[0] } : { kind };
+          state.seats[i] = kind === "ai" ? { kind, level: seat.level || defaultLevel(info.levels) } : { kind };
           renderSeats(node, info);
         },
       }, kind === "ai" ? "AI" : "Human")));
@@ -209,6 +220,10 @@ function gamesPanel(title, status, id) {
   };
   load();
   return panel;
+}
+
+function defaultLevel(levels) {
+  return levels.includes("easy") ? "easy" : levels[0];
 }
 
 function titleOf(name) {

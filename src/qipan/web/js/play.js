@@ -48,7 +48,6 @@ class GamePage {
     const e = this.els;
     const aspect = this.boardModule.aspect || 1;
     e.boardHost.style.setProperty("--board-aspect", String(aspect));
-    e.boardHost.style.maxWidth = `min(100%, calc((100vh - 9rem) * ${aspect}))`;
     const notationForm = h("form", { class: "notation", onsubmit: (ev) => { ev.preventDefault(); this.typed(); } },
       e.input, h("button", { class: "btn", type: "submit" }, "Play"));
     const side = h("aside", { class: "side" },
@@ -93,6 +92,9 @@ class GamePage {
     if (m.type !== "update") return;
     this.pending = false;
     const first = !this.msg;
+    const key = JSON.stringify([m.view, m.legal]);
+    this.newPosition = key !== this.positionKey;
+    this.positionKey = key;
     this.msg = m;
     this.clockBase = m.clocks ? { clocks: m.clocks.slice(), at: performance.now(), toMove: m.to_move } : null;
     this.els.banner.hidden = true;
@@ -111,8 +113,10 @@ class GamePage {
     this.board.render(m, {
       seat: this.seat,
       interactive,
+      fresh: this.newPosition,
       submit: (text) => this.submit(text),
     });
+    this.newPosition = false;
     this.renderPlayers(m);
     this.renderStatus(m, interactive);
     this.renderMoves(m.moves || []);
@@ -185,6 +189,10 @@ class GamePage {
 
   renderMoves(moves) {
     const node = this.els.moves;
+    if (this.boardModule.hideMovesWhilePlaying && !this.replay && !this.msg?.result) {
+      clear(node).append(h("span", {}), h("span", { class: "m empty", text: `${moves.length} moves — the list shows in the replay (memory is part of this game)` }));
+      return;
+    }
     const atEnd = node.scrollTop + node.clientHeight >= node.scrollHeight - 4;
     clear(node);
     const color = this.boardModule.seatColor || ((_, i) => PALETTE[i % PALETTE.length]);
@@ -229,11 +237,11 @@ class GamePage {
     const node = clear(this.els.result);
     if (!m.result || this.replay) return;
     const btns = h("div", { class: "btns" });
-    if (this.seat !== null && this.token) {
+    if (this.seat !== null && this.token && !(m.rematch && m.rematch.url)) {
       btns.append(h("button", { class: "btn primary", type: "button", id: "rematch", onclick: () => this.rematch() }, "Rematch"));
     }
-    if (m.rematch && m.rematch.id) {
-      btns.append(h("a", { class: "btn", href: `/play/${m.rematch.id}`, id: "rematch-watch" }, "Watch the rematch"));
+    if (m.rematch && m.rematch.url) {
+      btns.append(h("a", { class: "btn primary", href: m.rematch.url, id: "rematch-join" }, this.seat === null ? "Watch the rematch" : "Join the rematch"));
     }
     btns.append(h("button", { class: "btn", type: "button", id: "replay", onclick: () => this.enterReplay() }, "Replay"),
       h("a", { class: "btn", href: "/" }, "New game"));
@@ -248,7 +256,7 @@ class GamePage {
       return;
     }
     this.pending = true;
-    this.board.render(this.msg, { seat: this.seat, interactive: false, submit: () => {}, pending: text });
+    this.board.render(this.msg, { seat: this.seat, interactive: false, fresh: false, submit: () => {}, pending: text });
   }
 
   typed() {
@@ -265,8 +273,7 @@ class GamePage {
   async rematch() {
     try {
       const r = await api.rematch(this.id, this.seat, this.token);
-      const mine = (r.seats || []).find((s) => s.seat === this.seat);
-      const url = (mine && mine.url) || r.url || (r.id ? `/play/${r.id}` : null);
+      const url = r.url || (r.id ? `/play/${r.id}` : null);
       if (url) location.href = url;
     } catch (err) {
       toast(err.message);
@@ -333,7 +340,7 @@ class GamePage {
     }
     if (this.replay !== r || r.ply !== ply) return;
     const shown = { ...frame, legal: [], moves: r.moves, seats: frame.seats || this.msg?.seats || this.info.seats };
-    this.board.render(shown, { seat: null, interactive: false, submit: () => {} });
+    this.board.render(shown, { seat: null, interactive: false, fresh: true, submit: () => {} });
     this.renderPlayers({ ...shown, clocks: frame.clocks || null });
     this.renderStatus(shown, false);
     this.renderMoves(r.moves);
