@@ -54,8 +54,8 @@ from qipan.games.kelighine.state import (
 )
 
 _START_ORDER = (board.I, board.H, board.K, board.L)  # player 1 I, 2 H, 3 K, 4 L
-_MOVE_RE = re.compile(r"^([A-L]\d{0,2})([+-])(\d+)$")
-_PROMOTE_RE = re.compile(r"^([A-L]\d{0,2})\^([A-L]\d{0,2})(?:/(\d+))?$")
+_MOVE_RE = re.compile(r"^([A-Z]\d{0,2})([+-])(\d+)$")
+_PROMOTE_RE = re.compile(r"^([A-Z]\d{0,2})\^([A-Z]\d{0,2})(?:/(\d+))?$")
 _PROMOTE_PAIRS: tuple[tuple[int, int], ...] = tuple(
     (c, t) for c in range(32) for t in board.upper_cells(c)
 )

@@ -6,8 +6,8 @@ Events are tuples ``(kind, player, ...)`` of small ints so that states stay chea
 - ``("move", p, from, to, steps)``, ``("promote", p, from, to, coin)``, ``("lap", p, cell, tier)``,
 - ``("push", owner, from, to, cause, rule, last, chosen, pusher)``, ``("pass", p)``, ``("win", p)``.
 
->>> explain_push(("push", 1, 18, 4, 2, 1, 6, 1, 0))
-'B3 → pushed to A5 (indirect again, last piece on A7; owner chose)'
+>>> print(explain_push(("push", 1, 18, 4, 2, 1, 6, 1, 0)))
+B3 → pushed to A5 (indirect, last piece on A7) [pushed again; owner's choice]
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from qipan.games.kelighine.board import lower_cells, name
-from qipan.games.kelighine.state import BACK, DIRECT, FALLBACK, INDIRECT, ONES_FOUR, ONES_TWO
+from qipan.games.kelighine.state import BACK, DIRECT, FALLBACK, ONES_FOUR, ONES_TWO, PERSIST
 
 Event = tuple[object, ...]
 
@@ -29,21 +29,28 @@ def _int(event: Event, index: int) -> int:
 
 
 def explain_push(event: Event) -> str:
-    """Why and where a piece was pushed: ``"B3 → pushed to A5 (indirect, last piece on A7)"``."""
+    """Why and where a piece was pushed: ``"B3 → pushed to A5 (indirect, last piece on A7)"``.
+
+    Details follow in brackets: a repeated push (persistence), a fallback to a corner, the
+    owner's choice."""
     origin, dest, cause, rule, last, chosen, pusher = (_int(event, i) for i in range(2, 9))
     if cause == DIRECT:
         why = f"direct, player {pusher + 1} moved onto {name(origin)}"
     else:
-        again = " again" if cause != INDIRECT else ""
-        why = f"indirect{again}, last piece on {name(last)}"
+        why = f"indirect, last piece on {name(last)}"
+    extras = []
+    if cause == PERSIST:
+        extras.append("pushed again")
     if rule == FALLBACK:
         taken = " and ".join(name(c) for c in lower_cells(origin))
-        why += f"; {taken} taken, nearest free corner"
-    if chosen:
-        why += "; owner chose"
+        extras.append(f"{taken} taken, nearest free corner")
     if rule == BACK:
-        return f"{name(origin)} → back to start {name(dest)} ({why}; no free corner, all progress lost)"
-    return f"{name(origin)} → pushed to {name(dest)} ({why})"
+        extras.append("no free corner, all progress lost")
+    if chosen:
+        extras.append("owner's choice")
+    more = f" [{'; '.join(extras)}]" if extras else ""
+    verb = "back to start" if rule == BACK else "pushed to"
+    return f"{name(origin)} → {verb} {name(dest)} ({why}){more}"
 
 
 def describe_event(event: Event) -> str:
