@@ -31,14 +31,29 @@ _MARGIN = 1000.0  # more than any race-cost difference, less than the gap betwee
 
 def race_cost(game: ChineseCheckers, state: ChineseCheckersState, player: int) -> float:
     """How far ``player`` still has to go: sum of d + w * d² over their pieces (0 when home)."""
-    table = game.distance_table(player)
-    mark = player + 1
-    cost = 0.0
+    return race_costs(game, state)[player]
+
+
+def race_costs(game: ChineseCheckers, state: ChineseCheckersState) -> list[float]:
+    """:func:`race_cost` of every player, in one pass over the board."""
+    tables = _cost_tables(game)
+    costs = [0.0] * game.num_players
     for hole, owner in enumerate(state.board):
-        if owner == mark:
-            d = table[hole]
-            cost += d + STRAGGLER_WEIGHT * d * d
-    return cost
+        if owner:
+            costs[owner - 1] += tables[owner - 1][hole]
+    return costs
+
+
+_TABLES: dict[tuple[int, int], tuple[tuple[float, ...], ...]] = {}
+
+
+def _cost_tables(game: ChineseCheckers) -> tuple[tuple[float, ...], ...]:
+    key = (game.num_players, game.config["pieces"])
+    if key not in _TABLES:
+        _TABLES[key] = tuple(
+            tuple(d + STRAGGLER_WEIGHT * d * d for d in game.distance_table(p)) for p in range(game.num_players)
+        )
+    return _TABLES[key]
 
 
 def evaluate(game: Game[Any, Any], state: Any, player: int) -> float:
@@ -58,8 +73,9 @@ def evaluate(game: Game[Any, Any], state: Any, player: int) -> float:
     if player in state.finished:
         return WIN * _place_value(state.finished.index(player), n)
     # Below the payoff of the best place still open, so finishing now always looks better.
-    own = race_cost(game, state, player)
-    others = [race_cost(game, state, p) for p in range(n) if p != player and p not in state.finished]
+    costs = race_costs(game, state)
+    own = costs[player]
+    others = [costs[p] for p in range(n) if p != player and p not in state.finished]
     lead = (sum(others) / len(others) if others else 0.0) - own
     return WIN * _place_value(len(state.finished), n) - _MARGIN + lead
 
