@@ -105,12 +105,6 @@ def deck_problems(data: object) -> list[str]:
         if not isinstance(raw, Mapping):
             problems.append(f"{where} must be a table with id, name, element, in, out")
             continue
-        missing = [k for k in ("id", "name", "element", "in", "out") if k not in raw]
-        if missing:
-            problems.append(f"{where} lacks {', '.join(missing)}")
-        unknown = sorted(set(raw) - {"id", "name", "element", "in", "out"})
-        if unknown:
-            problems.append(f"{where} has unknown field(s) {', '.join(map(str, unknown))}")
         card_id = raw.get("id")
         if "id" in raw:
             if not isinstance(card_id, str) or not _ID.match(card_id):
@@ -121,6 +115,12 @@ def deck_problems(data: object) -> list[str]:
                 if key in seen:
                     problems.append(f"{where}: duplicate id (card {seen[key]} has it too)")
                 seen.setdefault(key, number)
+        missing = [k for k in ("id", "name", "element", "in", "out") if k not in raw]
+        if missing:
+            problems.append(f"{where} lacks {', '.join(missing)}")
+        unknown = sorted(set(raw) - {"id", "name", "element", "in", "out"})
+        if unknown:
+            problems.append(f"{where} has unknown field(s) {', '.join(map(str, unknown))}")
         if "name" in raw and (not isinstance(raw["name"], str) or not raw["name"].strip()):
             problems.append(f"{where}: name must be a non-empty string")
         if "element" in raw:

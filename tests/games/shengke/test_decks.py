@@ -1,0 +1,122 @@
+"""Deck files: the default deck, every kind of violation, TOML and JSON, and ``qipan deck``."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from qipan.cli.deck import deck_app, range_picture
+from qipan.core import GameError
+from qipan.games.shengke.cards import deck_problems, default_deck, default_deck_text, load_deck
+
+from .helpers import new_game
+
+
+def default_data() -> dict:  # type: ignore[type-arg]
+    return tomllib.loads(default_deck_text())
+
+
+def test_the_default_deck_is_legal_and_has_the_posts_cards() -> None:
+    deck = default_deck()
+    assert deck_problems(default_data()) == []
+    assert len(deck.cards) == 25 and [len(p) for p in deck.piles] == [5] * 5
+    assert sum(c.range_in for c in deck.cards) == 100 == sum(c.range_out for c in deck.cards)
+    labels = {c.label() for c in deck.cards}
+    assert {"白牙龍 (metal 2/7)", "黃趾龍 (earth 1/6)", "青翼龍 (wood 4/3)"} <= labels
+    colours = "青赤黃白玄"
+    assert all(c.name[0] == colours[c.element] for c in deck.cards)
+
+
+def test_every_violation_is_reported() -> None:
+    data = default_data()
+    cards = data["cards"]
+    cards[0]["in"] = 9  # out of range (and left out of the sum)
+    cards[1]["element"] = "fire"  # 4 wood, 6 fire
+    cards[2]["id"] = cards[3]["id"]
+    cards[4]["out"] = 0
+    del cards[5]["name"]
+    problems = deck_problems(data)
+    assert problems == [
+        "card 1 (wood1): in number 9 is outside 1..8",
+        "card 4 (wood4): duplicate id (card 3 has it too)",
+        "card 5 (wood5): out number 0 is outside 1..8",
+        "card 6 (fire1) lacks name",
+        "the deck has 4 wood cards; it needs exactly 5",
+        "the deck has 6 fire cards; it needs exactly 5",
+        "the in numbers add up to 96; they must add up to exactly 100",
+        "the out numbers add up to 94; they must add up to exactly 100",
+    ]
+
+
+def test_sums_and_counts() -> None:
+    data = default_data()
+    data["cards"][0]["in"] = 5
+    assert deck_problems(data) == ["the in numbers add up to 101; they must add up to exactly 100"]
+    data["cards"].pop()
+    assert "the deck has 24 cards; it needs exactly 25 (5 of each element)" in deck_problems(data)
+    assert deck_problems([]) == ["a deck file must hold a table with a 'cards' list"]
+    assert deck_problems({"cards": [{"id": "x y", "name": "", "element": "air", "in": "3", "out": 3}]})[1:4] == [
+        "card 1: id 'x y' must be 1-24 letters, digits, '-' or '_'",
+        "card 1: name must be a non-empty string",
+        "card 1: element 'air' is not one of wood, fire, earth, metal, water (or 木火土金水)",
+    ]
+
+
+def test_deck_files_in_toml_and_json(tmp_path: Path) -> None:
+    data = default_data()
+    data["cards"][0]["name"] = "青雲龍"
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert load_deck(path).cards[0].name == "青雲龍"
+    toml = tmp_path / "mine.toml"
+    toml.write_text(default_deck_text().replace("青翼龍", "青雲龍"), encoding="utf-8")
+    assert load_deck(toml).cards[0].name == "青雲龍"
+    game = new_game(deck_1=str(toml))
+    assert game.decks[1].cards[0].name == "青雲龍" and game.decks[0].cards[0].name == "青翼龍"
+    (tmp_path / "broken.toml").write_text("cards = [", encoding="utf-8")
+    with pytest.raises(GameError, match="not valid TOML"):
+        load_deck(tmp_path / "broken.toml")
+    data["cards"][0]["in"] = 8
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(GameError, match=r"option deck_0: .*illegal deck: the in numbers add up to 104"):
+        new_game(deck_0=str(path))
+
+
+def test_deck_check_command(tmp_path: Path) -> None:
+    runner = CliRunner()
+    good = tmp_path / "good.toml"
+    good.write_text(default_deck_text(), encoding="utf-8")
+    result = runner.invoke(deck_app, ["check", str(good)])
+    assert result.exit_code == 0 and "legal deck" in result.output
+    data = default_data()
+    data["cards"][0]["in"] = 9
+    data["cards"][1]["id"] = "wood3"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(deck_app, ["check", str(bad)], terminal_width=200)
+    assert result.exit_code == 1
+    assert "in number 9 is outside 1..8" in result.output
+    assert "duplicate id" in result.output
+    assert "add up to 96" in result.output
+    result = runner.invoke(deck_app, ["check", str(tmp_path / "missing.toml")])
+    assert result.exit_code == 1 and "cannot read deck file" in result.output
+
+
+def test_deck_show_command(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(deck_app, ["show"], terminal_width=120)
+    assert result.exit_code == 0
+    assert "白牙龍" in result.output and "100" in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"cards": []}', encoding="utf-8")
+    result = runner.invoke(deck_app, ["show", str(bad)], terminal_width=200)
+    assert result.exit_code == 1 and "qipan deck check" in result.output
+
+
+def test_range_pictures() -> None:
+    assert range_picture(2) == "···\n■◆■\n···"
+    assert range_picture(8) == "■■■\n■◆■\n■■■"
