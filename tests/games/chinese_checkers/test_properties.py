@@ -64,7 +64,7 @@ def check_state(game: ChineseCheckers, state: ChineseCheckersState) -> None:
     assert game.sample_state(view, random.Random(0)) == state
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(game=games(), seed=st.integers(0, 2**32 - 1), plies=st.integers(1, 80))
 def test_random_games_match_the_reference(game: ChineseCheckers, seed: int, plies: int) -> None:
     rng = random.Random(seed)
@@ -93,7 +93,7 @@ def test_random_games_match_the_reference(game: ChineseCheckers, seed: int, plie
     check_state(game, state)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), count=st.integers(2, 60), long=st.booleans(), chain=st.booleans())
 def test_scattered_boards_match_the_reference(seed: int, count: int, long: bool, chain: bool) -> None:
     """Random boards with pieces anywhere: every piece's destinations agree with the reference."""
@@ -110,8 +110,8 @@ def test_scattered_boards_match_the_reference(seed: int, count: int, long: bool,
         reference_moves(game, state)
 
 
-@settings(max_examples=10, deadline=None)
-@given(game=games(), seed=st.integers(0, 2**32 - 1), plies=st.integers(1, 40))
+@settings(max_examples=30, deadline=None)
+@given(game=games(), seed=st.integers(0, 2**32 - 1), plies=st.integers(1, 60))
 def test_records_replay_exactly(game: ChineseCheckers, seed: int, plies: int) -> None:
     match = Match(game, seed=seed)
     rng = random.Random(seed)
@@ -124,7 +124,7 @@ def test_records_replay_exactly(game: ChineseCheckers, seed: int, plies: int) ->
     assert Match.from_record(record).states == match.states
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(players=st.integers(1, 6), seed=st.integers(0, 2**32 - 1), plies=st.integers(1, 80))
 def test_capture_games(players: int, seed: int, plies: int) -> None:
     game = qipan.load("chinese-checkers", variant="capture", players=players)
