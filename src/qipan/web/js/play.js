@@ -48,6 +48,7 @@ class GamePage {
     const e = this.els;
     const aspect = this.boardModule.aspect || 1;
     e.boardHost.style.setProperty("--board-aspect", String(aspect));
+    e.boardHost.style.setProperty("--board-reserve", `${this.boardModule.reserve || 9}rem`);
     const notationForm = h("form", { class: "notation", onsubmit: (ev) => { ev.preventDefault(); this.typed(); } },
       e.input, h("button", { class: "btn", type: "submit" }, "Play"));
     const side = h("aside", { class: "side" },
@@ -200,7 +201,7 @@ class GamePage {
     moves.forEach((mv, i) => {
       const ply = mv.ply ?? i + 1;
       const chance = mv.player === "chance" || mv.player === -1;
-      const who = chance ? "🎲 " : "";
+      const who = chance ? "⚄ " : "";
       const cls = ["m", chance ? "chance" : "", ply === current ? "cur" : "", this.replay ? "link" : ""].join(" ").trim();
       node.append(h("span", { class: "n", text: String(ply) }),
         h("span", {
