@@ -59,7 +59,7 @@ def test_evaluate_prefers_more_cards_on_the_field() -> None:
     ahead = build(game, field={"a1": (0, "wood1"), "b1": (0, "wood2")})
     behind = build(game, field={"a1": (1, "wood1"), "b1": (1, "wood2"), "c1": (1, "wood3")})
     assert evaluate(game, ahead, 0) > evaluate(game, behind, 0)
-    assert evaluate(game, build(game, phase="over"), 0) == 100.0  # 0–0 plus 甲's bonus
+    assert evaluate(game, build(game, phase="over"), 0) == 102.0  # a win, 0–0 plus 甲's bonus
 
 
 def test_easy_beats_random_and_plays_from_its_view() -> None:
