@@ -9,6 +9,7 @@ from qipan.cli.engine import engine_command
 from qipan.cli.perft import perft_command
 from qipan.cli.play import PLAY_SETTINGS, play_command
 from qipan.cli.replay import replay_command
+from qipan.cli.simulate import simulate_command
 
 app = typer.Typer(
     help="qipan (棋盤): play, study and automate Abalone, Chinese Checkers, Kelighine, Sheng-Ke and Tellstones.",
@@ -19,6 +20,7 @@ app.command("perft")(perft_command)
 app.command("engine")(engine_command)
 app.command("replay")(replay_command)
 app.command("play", context_settings=PLAY_SETTINGS)(play_command)
+app.command("simulate")(simulate_command)
 app.add_typer(deck_app, name="deck")
 
 
