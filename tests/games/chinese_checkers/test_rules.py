@@ -20,6 +20,7 @@ from qipan.games.chinese_checkers.board import (
     hole_name,
     opposite_point,
 )
+from tests.games.chinese_checkers import reference
 from tests.games.chinese_checkers.helpers import cube, ends, position
 
 
@@ -421,12 +422,39 @@ def test_parse_errors(text: str) -> None:
         ("n1-m5", "is blue's; red is to move"),
         ("c1-d1", "d1 is occupied"),
         ("a1-e5", "no step or chain of jumps leads from a1 to e5"),
+        ("d2-d2", "ends where it started is not a move"),
     ],
 )
 def test_explain_illegal(move: str, reason: str) -> None:
     game = cc()
     with pytest.raises(GameError, match=f"illegal move {move}: .*{reason}"):
         game.play(game.initial_state(), move)
+
+
+def test_non_moves_are_refused() -> None:
+    game = cc()
+    state = game.initial_state()
+    for bad in [Move(121, 0), Move(-1, 3), (0, 1), "d2-e6"]:
+        with pytest.raises(GameError, match="is not a move"):
+            game.apply(state, bad)  # type: ignore[arg-type]
+
+
+def test_perft_numbers() -> None:
+    """Leaf counts from the start, the deepest level cross-checked with the reference generator."""
+    game = cc()
+    start = game.initial_state()
+    level = [start]
+    counts = []
+    for _ in range(2):
+        level = [game.next_state(s, m) for s in level for m in game.legal_actions(s)]
+        counts.append(len(level))
+    leaves = 0
+    for state in level:
+        occupied = {HOLES[h] for h, v in enumerate(state.board) if v}
+        for h, v in enumerate(state.board):
+            if v == 1:
+                leaves += len(reference.ends(occupied, HOLES[h]))
+    assert [*counts, leaves] == [14, 196, 5348]
 
 
 def test_illegal_move_changes_nothing() -> None:

@@ -308,10 +308,12 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
     def is_legal(self, state: ChineseCheckersState, action: Move) -> bool:
         if not isinstance(action, Move) or state.turn is None:
             return False
+        if action == PASS:
+            return not self.capture and self.legal_actions(state) == [PASS]
+        if not (0 <= action.start < NUM_HOLES and 0 <= action.end < NUM_HOLES):
+            return False
         if self.capture:
             return action in capture_moves(state.board)
-        if action.start < 0:
-            return self.legal_actions(state) == [PASS]
         if state.board[action.start] != state.turn + 1:
             return False
         return action.end in self._destinations(state.board, action.start, state.turn)
@@ -320,10 +322,11 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         me = state.turn
         if me is None:
             return "the game is over"
-        if not isinstance(action, Move):
+        if not isinstance(action, Move) or (action != PASS and not (
+                0 <= action.start < NUM_HOLES and 0 <= action.end < NUM_HOLES)):
             return f"{action!r} is not a move; write moves like d2-f3"
         legal = self.legal_actions(state)
-        if action.start < 0:
+        if action == PASS:
             if self.capture:
                 return "passing is only for a player with no move; the capture game always has one"
             return f"you can only pass when you have no move, and {self.player_name(me)} has {len(legal)}"
@@ -347,6 +350,8 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
             return f"there is no piece on {start}"
         if owner != me + 1:
             return f"the piece on {start} is {self.player_name(owner - 1)}'s; {self.player_name(me)} is to move"
+        if action.start == action.end:
+            return "a move that ends where it started is not a move"
         if board[action.end]:
             return f"{end} is occupied; a move must end on an empty hole"
         point = POINT_OF[action.end]
@@ -358,8 +363,6 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
                 else "may not enter it (other_corners=forbidden)"
             )
             return f"{end} is in point {point}, neither your home nor your target: a piece {what}"
-        if action.start == action.end:
-            return "a move that ends where it started is not a move"
         if not self.config["chain"] and end not in (NAMES[h] for h in NEIGHBOURS[action.start]):
             return (f"no step or single jump leads from {start} to {end} "
                     "(chain=false: one jump per move)")

@@ -34,9 +34,11 @@ class Move(NamedTuple):
     end: int
 
     def __str__(self) -> str:
-        if self.start < 0:
+        if self.start == self.end == -1:
             return "pass"
-        return f"{NAMES[self.start]}-{NAMES[self.end]}"
+        if 0 <= self.start < NUM_HOLES and 0 <= self.end < NUM_HOLES:
+            return f"{NAMES[self.start]}-{NAMES[self.end]}"
+        return f"Move({self.start}, {self.end})"
 
     @property
     def id(self) -> int:
