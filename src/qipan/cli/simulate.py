@@ -202,15 +202,23 @@ def simulate_command(
     version: Annotated[
         int | None, typer.Option("--version", help="rules version, for games with a version option (kelighine)")
     ] = None,
-    players: Annotated[int | None, typer.Option("--players", help="number of players, where the game has the option")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="number of players, where the game has the option")
+    ] = None,
     level: Annotated[
         str, typer.Option("--level", help="AI level of every seat (random, easy, ...) or one per seat: easy,random")
     ] = "easy",
     variant: Annotated[str | None, typer.Option("--variant", help="game variant")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="seed of game 1; game i uses seed + i - 1")] = 0,
-    max_moves: Annotated[int, typer.Option("--max-moves", min=1, help="stop a game as unfinished after this many decisions")] = 20000,
-    plot: Annotated[Path | None, typer.Option("--plot", help="write a PNG of the statistics here (needs matplotlib)")] = None,
+    max_moves: Annotated[
+        int, typer.Option("--max-moves", min=1, help="stop a game as unfinished after this many decisions")
+    ] = 20000,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="write a PNG of the statistics here (needs matplotlib)")
+    ] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="write the full report as JSON here")] = None,
 ) -> None:
     """Play AI-vs-AI games and print game length, win rate by seat and how often each rule fired."""

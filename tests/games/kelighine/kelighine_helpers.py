@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from qipan.games.kelighine import Kelighine, State
-from qipan.games.kelighine import board
+from qipan.games.kelighine import Kelighine, State, board
 
 
 def piece(cell: str, done: int = 0, entry: str | None = None, a: int | None = None) -> dict[str, Any]:

@@ -174,7 +174,7 @@ def test_view_contents() -> None:
     assert view["coins"] == [{"player": 0, "cell": "B6"}]
     assert view["indirect"][:3] == ["A3", "A11", "A15"]
     assert g.sample_state(view, __import__("random").Random(1)) == s
-    with pytest.raises(GameError, match="player must be 0..1 or None"):
+    with pytest.raises(GameError, match=r"player must be 0\.\.1 or None"):
         g.view(s, 2)
 
 
@@ -189,7 +189,7 @@ def test_action_ids() -> None:
     assert len(seen) == 806
     with pytest.raises(GameError, match="chance outcomes"):
         g.action_id(g.initial_state(), Action("roll", value=1, target=2))
-    with pytest.raises(GameError, match="action id must be 0..805"):
+    with pytest.raises(GameError, match=r"action id must be 0\.\.805"):
         g.action_from_id(g.initial_state(), 806)
 
 

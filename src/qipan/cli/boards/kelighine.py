@@ -112,7 +112,7 @@ def _laps(p: dict[str, Any]) -> str:
 
 def players_table(view: dict[str, Any]) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False)
-    for column in ("player", "start", "pieces (cell face laps-done lap-under-way coin)", "reserve", "at J"):
+    for column in ("player", "start", "pieces (laps done, lap under way)", "reserve", "at J"):
         table.add_column(column)
     for owner in range(view["players"]):
         mine = [p for p in view["pieces"] if p["player"] == owner and p["cell"] != "J"]

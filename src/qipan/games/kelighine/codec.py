@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from qipan.core.errors import GameError
 from qipan.games.kelighine import board
-from qipan.games.kelighine.board import J, STARTS, name, tier
+from qipan.games.kelighine.board import STARTS, J, name, tier
 from qipan.games.kelighine.state import CAUSES, OVER, PHASES, PUSH, RESERVE, RULES, Pending, Piece, State
 
 if TYPE_CHECKING:

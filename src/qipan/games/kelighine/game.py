@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from qipan.core.errors import GameError, choices_text
 from qipan.core.game import CHANCE, JSON, Game
 from qipan.core.options import Option, Variant
 from qipan.games.kelighine import board
-from qipan.games.kelighine.board import GAP, INDIRECT, J, STARTS, name, step, tier
+from qipan.games.kelighine.board import GAP, INDIRECT, STARTS, J, name, step, tier
 from qipan.games.kelighine.log import Event, describe_events, explain_push
 from qipan.games.kelighine.state import (
     ACT,
@@ -32,7 +32,6 @@ from qipan.games.kelighine.state import (
     DIRECT,
     DOWN,
     FALLBACK,
-    INDIRECT as CAUSE_INDIRECT,
     ONES,
     ONES_FOUR,
     ONES_NAMES,
@@ -51,6 +50,9 @@ from qipan.games.kelighine.state import (
     Pending,
     Piece,
     State,
+)
+from qipan.games.kelighine.state import (
+    INDIRECT as CAUSE_INDIRECT,
 )
 
 _START_ORDER = (board.I, board.H, board.K, board.L)  # player 1 I, 2 H, 3 K, 4 L

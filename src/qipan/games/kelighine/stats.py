@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from qipan.games.kelighine.state import CAUSES, ONES_NAMES, RULES, State
@@ -37,7 +38,7 @@ def turns(game: Any, states: Sequence[State]) -> int:
 def collect(game: Any, states: Sequence[State]) -> dict[str, int]:
     """How often each rule fired in the game whose states are ``states``."""
     counts: Counter[str] = Counter({key: 0 for key in KEYS})
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in pairwise(states):
         for event in game.events(before, after):
             kind = event[0]
             if kind == "push":
