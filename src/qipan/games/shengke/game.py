@@ -104,6 +104,9 @@ class ShengKe(Game[State, Action]):
         self.decks = (decks[0], decks[1])
         cards = [c for d in self.decks for c in d.cards]
         self._cards: tuple[Card, ...] = tuple(cards)
+        self.card_ids: tuple[dict[str, int], ...] = tuple(
+            {c.id: i for i, c in enumerate(d.cards)} for d in self.decks
+        )
         self._elem = tuple(c.element for c in cards)
         self._in = tuple(c.range_in for c in cards)
         self._out = tuple(c.range_out for c in cards)

@@ -102,6 +102,7 @@ class _Reader:
     def __init__(self, game: ShengKe, what: str):
         self.game = game
         self.what = what
+        self.ids = game.card_ids
 
     def fail(self, message: str) -> GameError:
         return GameError(f"bad Sheng-Ke {self.what}: {message}")
@@ -115,10 +116,10 @@ class _Reader:
         return value
 
     def card(self, player: int, card_id: object) -> int:
-        ids = {c.id: i for i, c in enumerate(self.game.decks[player].cards)}
-        if not isinstance(card_id, str) or card_id not in ids:
+        index = self.ids[player].get(card_id) if isinstance(card_id, str) else None
+        if index is None:
             raise self.fail(f"{PLAYER_NAMES[player]}'s deck has no card {card_id!r}")
-        return ids[card_id]
+        return index
 
     def cards(self, player: int, items: object) -> tuple[int, ...]:
         if not isinstance(items, list):
