@@ -116,15 +116,18 @@ class Rival:
                 self.confuse = min(max(self.confuse * factor, 0.01), 0.6)
         self.know = {k: know.get(k, 0.5) for k in face_down(view)}
 
-    def chance_right(self, view: Mapping[str, Any], slot: Slot) -> float:
-        k = max(len(candidates(view, slot[0])), 1)
+    def chance_right(self, view: Mapping[str, Any], slot: Slot, choices: int = 0) -> float:
+        """The chance they name the stone on ``slot`` right (``choices``: its candidates)."""
+        k = max(choices or len(candidates(view, slot[0])), 1)
         p = self.know.get(slot, 0.5)
         return p + (1.0 - p) / k
 
     def chance_all(self, view: Mapping[str, Any]) -> float:
+        """The chance they name every face-down stone right."""
+        counts = [len(candidates(view, n)) for n in range(len(view["lines"]))]
         result = 1.0
         for slot in face_down(view):
-            result *= self.chance_right(view, slot)
+            result *= self.chance_right(view, slot, counts[slot[0]])
         return result
 
 
@@ -139,10 +142,11 @@ class MemoryAgent:
 
     def __init__(self, params: MemoryParams, name: str = "memory", seed: int = 0,
                  rival: MemoryParams | None = None):
+        """``rival``: the first estimate of the other side's memory (default: like ours)."""
         self.name = name
         self.params = params
         self.memory = Memory(params, random.Random(seed))
-        self.rival = Rival(rival or PARAMS["medium"])
+        self.rival = Rival(rival or params)  # until shown otherwise, they remember as we do
         self.before: Mapping[str, Any] | None = None
 
     def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
@@ -168,7 +172,7 @@ class MemoryAgent:
             guess = self.memory.assignment(view).get((slot.line, slot.a), (0, 0.0))[0]
             return Action(NAME, symbol=guess)
         if phase == "answer-boast":
-            their_proof = self._their_proof(view)
+            their_proof = self._their_proof(view, 0.5)
             values = {
                 BELIEVE: win_chance(mine, theirs + 1),
                 DOUBT: 1.0 - their_proof,
@@ -177,7 +181,7 @@ class MemoryAgent:
             return Action(max(values, key=lambda k: values[k]))
         if phase == "answer-counter":
             believe = win_chance(mine, theirs + 1)
-            return Action(BELIEVE if believe >= 1.0 - self._their_proof(view) else DOUBT)
+            return Action(BELIEVE if believe >= 1.0 - self._their_proof(view, 0.3) else DOUBT)
         legal = game.legal_actions(game.sample_state(view, rng))
         if phase == "peeking":
             return self._peek(view, legal, 0.95) or Action(STOP)
@@ -189,9 +193,10 @@ class MemoryAgent:
             result *= p
         return result
 
-    def _their_proof(self, view: Mapping[str, Any]) -> float:
-        # Someone who boasts usually knows more than our estimate says.
-        return 1.0 - 0.6 * (1.0 - self.rival.chance_all(view))
+    def _their_proof(self, view: Mapping[str, Any], doubt: float) -> float:
+        # Someone who boasts (or, more so, counter-boasts) usually knows more than our estimate
+        # says: keep only a ``doubt`` share of the estimated chance that they fail.
+        return 1.0 - doubt * (1.0 - self.rival.chance_all(view))
 
     def _peek(self, view: Mapping[str, Any], legal: Sequence[Action], below: float) -> Action | None:
         peeks = [a for a in legal if a.kind == PEEK and not a.b]

@@ -145,9 +145,12 @@ class Memory:
 
     # -- beliefs ---------------------------------------------------------------------------------
 
-    def distribution(self, view: Mapping[str, Any], slot: Slot) -> dict[int, float]:
-        """P(symbol) for a face-down stone, from its trace and the other traces of its line."""
-        cands = candidates(view, slot[0])
+    def distribution(self, view: Mapping[str, Any], slot: Slot,
+                     cands: list[int] | None = None) -> dict[int, float]:
+        """P(symbol) for a face-down stone, from its trace and the other traces of its line
+        (``cands``: the line's :func:`candidates`, when the caller has them)."""
+        if cands is None:
+            cands = candidates(view, slot[0])
         weights = dict.fromkeys(cands, 1.0)
         for other, (s, c) in self.traces.items():
             if other != slot and other[0] == slot[0] and s in weights:
@@ -165,7 +168,8 @@ class Memory:
         each with the chance it is right."""
         result: dict[Slot, tuple[int, float]] = {}
         used: set[Slot | tuple[int, str, int]] = set()
-        dists = {slot: self.distribution(view, slot) for slot in face_down(view)}
+        cands = [candidates(view, n) for n in range(len(view["lines"]))]
+        dists = {slot: self.distribution(view, slot, cands[slot[0]]) for slot in face_down(view)}
         while dists:
             slot, dist = max(dists.items(), key=lambda kv: max(kv[1].values(), default=0.0))
             options = [(p, s) for s, p in dist.items() if (slot[0], "s", s) not in used]
