@@ -26,7 +26,7 @@ def test_the_board_shows_the_viewers_hand_only() -> None:
                   discards=(["fire4"], []), dice=(5, 5))
     mine = text_of(game, game.view(state, 0), "metal1@c3")
     assert "玄牙鯨" in mine and "青爪虎" not in mine  # own water5 shown, 乙's wood5 hidden
-    assert "1 cards: 木×1" in mine
+    assert "1 card: 木×1" in mine
     assert "白牙龍" in mine and "黃甲龜" in mine and "赤尾狐" in mine  # field and discards are public
     assert "last: metal1@c3" in mine and "甲's turn" in mine and "水 water" in mine
     theirs = text_of(game, game.view(state, 1))

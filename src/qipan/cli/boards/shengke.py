@@ -69,7 +69,8 @@ def _player(view: dict[str, Any], p: int) -> Table:
     if info["hand"] is not None:
         hand = Text(", ").join(_card_text(c, with_id=True) for c in info["hand"]) or Text("(empty)", style="dim")
     else:
-        hand = Text(f"{info['hand_size']} cards: ")
+        size = info["hand_size"]
+        hand = Text(f"{size} card{'' if size == 1 else 's'}: ")
         hand.append_text(Text(" ").join(
             Text(f"{GLYPHS[e]}×{n}", style=STYLES[e]) for e, n in info["hand_counts"].items() if n
         ) or Text("none", style="dim"))
