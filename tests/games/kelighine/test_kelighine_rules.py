@@ -425,3 +425,27 @@ def test_game_ends_when_the_third_piece_reaches_j() -> None:
     assert g.legal_actions(s) == []
     with pytest.raises(GameError, match="game is over"):
         g.play(s, "pass")
+
+
+@pytest.mark.parametrize(("start", "roll", "target"), [("I", 2, "A4"), ("I", 1, "A3"), ("E", 2, "A6"),
+                                                       ("D", 1, "A1"), ("H", 6, "A16"), ("K", 4, "A2")])
+def test_entering_a_from_a_corner_or_start_cell(start: str, roll: int, target: str) -> None:
+    g = game(players=3)
+    pieces = [[piece("A12")], [piece("A9")], [piece("A7")]]
+    owner = {"H": 1, "K": 2}.get(start, 0)
+    pieces[owner] = [piece(start)]
+    s = position(g, pieces, turn=owner)
+    s = g.play(g.play(s, f"roll:{roll}"), f"{start}+{roll}")
+    assert cells(g, s, owner) == [target]
+
+
+def test_pushed_forward_past_the_reference_cell_completes_at_the_next_move() -> None:
+    # player 1 on A1 after going round (a = 34, reference A3 at 38); F, D taken, pushed to E (a = 41)
+    g = game(players=4)
+    s = position(g, [[piece("A1")], [piece("A16", done=1)], [piece("D")], [piece("F")]], turn=1)
+    assert only(g, s, 0).a == 34
+    s = g.play(g.play(s, "roll:1"), "A16+1")
+    p = only(g, s, 0)
+    assert (board_name(p.cell), p.a, p.done) == ("E", 41, 0)  # past A3, but not checked yet
+    s = g.play(g.play(own_turn(g, s, 0), "roll:1"), "E+1")
+    assert only(g, s, 0).done == 1
