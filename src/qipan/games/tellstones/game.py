@@ -94,7 +94,7 @@ class Tellstones(Game[State, Action]):
     perfect_information = False
     variants = (
         Variant("standard", "two players, one line of seven stones"),
-        Variant("round-table", "圓桌王策: four players in two teams (seats 0+2 against 1+3)"),
+        Variant("round-table", "圓桌王策: four players in two teams (players 1+3 against 2+4)"),
         Variant("two-lines", "畫下棋線: two players, two lines with their own seven stones each"),
     )
     options = (

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qipan.games.tellstones.game import Tellstones
-from qipan.games.tellstones.stones import HIDE, SLOTS, SWAP, SYMBOLS
+from qipan.games.tellstones.stones import HIDE, NAME, PLACE, SLOTS, SWAP, SYMBOLS
 
 Slot = tuple[int, int]
 
@@ -113,20 +113,42 @@ class Memory:
                 self.traces[a] = (tb[0], tb[1] * keep)
 
     def _catch_up(self, view: Mapping[str, Any], last: Any, missed: int) -> None:
-        # Actions were missed before ``last``: keep the traces, doubting each a little more per
-        # missed action (a swap of two face-down stones leaves no trace in a view), and take
-        # stones that were face up and are now face down in the same slot as hidden.
+        # Actions were missed before ``last``. Rebuild the lines as they were just before
+        # ``last`` and compare them with the lines last seen. One missed action that changed
+        # something visible is known exactly (a hide, a place, a swap involving a face-up
+        # stone, an answer); otherwise (a peek or a swap of two face-down stones leaves no
+        # trace) every memory is doubted a little per missed action.
+        old = self.lines
         before = [list(line) for line in view["lines"]]
         if last.kind == SWAP:
             line = before[last.line]
             line[last.a], line[last.b] = line[last.b], line[last.a]
-        doubt = (0.9 * (1.0 - self.params.forget)) ** missed
+        elif last.kind == PLACE:
+            before[last.line][last.a] = None
+        elif last.kind == HIDE and old[last.line][last.a] in SYMBOLS:
+            before[last.line][last.a] = old[last.line][last.a]
+        elif last.kind == NAME:
+            for n, line in enumerate(before):
+                for i, cell in enumerate(line):
+                    if old[n][i] == "?" and cell in SYMBOLS:
+                        line[i] = "?"
+        changed = [(n, i) for n, line in enumerate(before) for i, cell in enumerate(line)
+                   if old[n][i] != cell]
+        if missed == 1 and changed:
+            doubt = 1.0 - self.params.forget
+            if len(changed) == 2 and changed[0][0] == changed[1][0]:
+                a, b = changed
+                ta, tb = self.traces.pop(a, None), self.traces.pop(b, None)
+                if ta is not None:
+                    self.traces[b] = ta
+                if tb is not None:
+                    self.traces[a] = tb
+        else:
+            doubt = (0.9 * (1.0 - self.params.forget)) ** missed
         self.traces = {k: (s, c * doubt) for k, (s, c) in self.traces.items()}
-        for n, line in enumerate(before):
-            for i, cell in enumerate(line):
-                old = self.lines[n][i] if n < len(self.lines) else None
-                if cell == "?" and old in SYMBOLS:
-                    self.traces[(n, i)] = (SYMBOLS.index(old), doubt)
+        for n, i in changed:
+            if before[n][i] == "?" and old[n][i] in SYMBOLS:
+                self.traces[(n, i)] = (SYMBOLS.index(old[n][i]), doubt)
         self.lines = before
 
     def _tidy(self, view: Mapping[str, Any]) -> None:
