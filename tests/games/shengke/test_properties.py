@@ -80,7 +80,7 @@ def test_sampled_states_give_the_same_view(seed: int, step: int) -> None:
     rng = random.Random(seed)
     for viewer in (0, 1, None):
         view = GAME.view(state, viewer)
-        json.dumps(view)
+        assert json.loads(json.dumps(view)) == view  # what a client receives is the same view
         for _ in range(3):
             sampled = GAME.sample_state(view, rng)
             assert GAME.view(sampled, viewer) == view

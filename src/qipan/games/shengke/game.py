@@ -107,7 +107,7 @@ class ShengKe(Game[State, Action]):
         self.card_ids: tuple[dict[str, int], ...] = tuple(
             {c.id: i for i, c in enumerate(d.cards)} for d in self.decks
         )
-        self._elem = tuple(c.element for c in cards)
+        self._elem = self.card_elements = tuple(c.element for c in cards)
         self._in = tuple(c.range_in for c in cards)
         self._out = tuple(c.range_out for c in cards)
         return values

@@ -9,7 +9,6 @@ opponent's other cards.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -108,7 +107,7 @@ class _Reader:
         return GameError(f"bad Sheng-Ke {self.what}: {message}")
 
     def get(self, data: Any, key: str, kind: type | tuple[type, ...]) -> Any:
-        if not isinstance(data, Mapping) or key not in data:
+        if type(data) is not dict or key not in data:  # JSON objects are dicts (and this is fast)
             raise self.fail(f"missing field {key!r}")
         value = data[key]
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
@@ -129,7 +128,7 @@ class _Reader:
     def card_dicts(self, player: int, data: Any, key: str) -> tuple[int, ...]:
         """Card indices from a view's list of card objects (each with an "id")."""
         items = self.get(data, key, list)
-        if not all(isinstance(c, Mapping) for c in items):
+        if not all(type(c) is dict for c in items):
             raise self.fail(f"{key!r} must list card objects with an 'id'")
         return self.cards(player, [c.get("id") for c in items])
 
@@ -169,7 +168,7 @@ class _Reader:
         phase_name = self.get(data, "phase", str)
         if phase_name not in PHASES:
             raise self.fail(f"phase {phase_name!r} is not one of {', '.join(PHASES)}")
-        first = data.get("first") if isinstance(data, Mapping) else None
+        first = data.get("first") if type(data) is dict else None
         if first not in (None, 0, 1) or isinstance(first, bool):
             raise self.fail("first must be 0, 1 or null")
         turn = self.get(data, "turn", int)
@@ -223,17 +222,20 @@ def state_from_json(game: ShengKe, data: Any) -> State:
 def state_problem(game: ShengKe, state: State) -> str | None:
     """Why ``state`` cannot occur in a game, or None when it is well-formed."""
     turns = game.config["turns"]
+    every = list(range(DECK_SIZE))
+    elem = game.card_elements
     for p in (0, 1):
-        places: Counter[int] = Counter(state.hands[p])
+        places = list(state.hands[p])
+        offset = p * DECK_SIZE
         for e, pile in enumerate(state.decks[p]):
-            places.update(pile)
-            if any(game.decks[p].cards[i].element != e for i in pile):
+            places += pile
+            if any(elem[offset + i] != e for i in pile):
                 return f"{PLAYER_NAMES[p]}'s {ELEMENTS[e]} deck holds a card of another element"
             if not 0 <= state.known[p][e] <= len(pile):
                 return f"{PLAYER_NAMES[p]}'s {ELEMENTS[e]} deck has {len(pile)} cards, fewer than its known count"
-        places.update(state.discards[p])
-        places.update(k % DECK_SIZE for k in state.field if k != EMPTY and k // DECK_SIZE == p)
-        if places != Counter(range(DECK_SIZE)):
+        places += state.discards[p]
+        places += [k - offset for k in state.field if k != EMPTY and k // DECK_SIZE == p]
+        if sorted(places) != every:
             return f"{PLAYER_NAMES[p]}'s 25 cards must each be in exactly one place (hand, deck, field, discard)"
         if not set(state.shown[p]) <= set(state.hands[p]):
             return f"{PLAYER_NAMES[p]}'s shown cards must be in the hand"
@@ -319,6 +321,7 @@ def sample_state(game: ShengKe, data: Mapping[str, Any], rng: random.Random) -> 
     """A full state consistent with the view ``data``: hidden hand cards and deck orders are drawn
     at random from the cards the viewer cannot place."""
     reader = _Reader(game, "view")
+    data = dict(data)
     common = reader.common(data)
     if common["phase"] in (COIN, SHUFFLE):  # nothing is hidden yet but the coming shuffle
         return game.initial_state()._replace(phase=common["phase"], first=common["first"], events=common["events"])
