@@ -388,6 +388,31 @@ def test_everyone_passing_ends_in_a_draw() -> None:
     assert game.result_text(end) == "draw: nobody can move"
 
 
+def test_move_limit() -> None:
+    game = cc(max_moves=30)
+    state = game.initial_state()._replace(ply=29)
+    end = game.play(state, "d2-e6")
+    assert game.to_move(end) is None and end.ply == 30
+    assert game.returns(end) == (0.0, 0.0)
+    assert game.result_text(end) == "draw: move limit reached"
+    ranked = cc(players=3, play_on=True, max_moves=30)
+    done = ranked.next_state(ranked.initial_state()._replace(ply=29, finished=(1,)), PASS)
+    assert ranked.to_move(done) is None
+    assert ranked.returns(done) == (-0.5, 1.0, -0.5)
+    assert ranked.result_text(done) == "1st blue, 2nd red and green (shared: move limit reached)"
+    unlimited = cc(max_moves=0)
+    assert unlimited.to_move(unlimited.play(unlimited.initial_state()._replace(ply=10**6), "d2-e6")) == 1
+    with pytest.raises(GameError, match="max_moves"):
+        cc(max_moves=-1)
+
+
+def test_ply_counts_every_move_and_pass() -> None:
+    game = cc(players=3)
+    state = game.play(game.initial_state(), "d2-e6")
+    assert state.ply == 1
+    assert game.next_state(position(stuck_position()), PASS).ply == 1
+
+
 # -- notation and errors ---------------------------------------------------------------------------
 
 
@@ -512,6 +537,8 @@ def test_json_round_trip_and_validation() -> None:
         {**data, "finished": [0, 0]},
         {**data, "passes": -1},
         {**data, "finished": [1]},
+        {**data, "ply": -1},
+        {**data, "ply": 1000},
     ]
     for item in bad:
         with pytest.raises(GameError):

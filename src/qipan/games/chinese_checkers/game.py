@@ -78,6 +78,8 @@ class ChineseCheckersState(NamedTuple):
     """Captures per player (capture variant)."""
     quiet: int = 0
     """Moves in a row without a capture (capture variant)."""
+    ply: int = 0
+    """Moves played so far, passes included (for the ``max_moves`` limit of the race)."""
 
 
 class ChineseCheckers(Game[ChineseCheckersState, Move]):
@@ -106,6 +108,8 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         Option("blocked_target", True, "a full target with at least one of your pieces counts "
                "as filled (against spoiling)"),
         Option("play_on", False, "after the winner, the others play on for 2nd, 3rd... places"),
+        Option("max_moves", 1000, "the race ends after this many moves in all (passes included); "
+               "unfinished players share the places left; 0 = no limit", minimum=0, maximum=100000),
     )
 
     def check_options(self, values: dict[str, Any], explicit: frozenset[str]) -> dict[str, Any]:
@@ -261,11 +265,12 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
                 return p
         return me
 
-    def _game_over(self, finished: tuple[int, ...], passes: int) -> bool:
+    def _game_over(self, finished: tuple[int, ...], passes: int, ply: int) -> bool:
         active = self.num_players - len(finished)
         if finished and (not self.config["play_on"] or active <= 1):
             return True
-        return passes >= active
+        limit: int = self.config["max_moves"]
+        return passes >= active or 0 < limit <= ply
 
     def next_state(self, state: ChineseCheckersState, action: Move) -> ChineseCheckersState:
         me = state.turn
@@ -274,8 +279,10 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
             return self._capture_next(state, me, action)
         if action.start < 0:
             passes = state.passes + 1
-            turn = None if self._game_over(state.finished, passes) else self._next_turn(me, state.finished)
-            return state._replace(turn=turn, passes=passes)
+            ply = state.ply + 1
+            over = self._game_over(state.finished, passes, ply)
+            return state._replace(turn=None if over else self._next_turn(me, state.finished), passes=passes,
+                                  ply=ply)
         board = list(state.board)
         board[action.start] = 0
         board[action.end] = me + 1
@@ -286,8 +293,9 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
             for p in sorted(owners, key=lambda q: (q - me) % n):
                 if p not in finished and self._filled(board, p):
                     finished += (p,)
-        turn = None if self._game_over(finished, 0) else self._next_turn(me, finished)
-        return ChineseCheckersState(tuple(board), turn, finished, 0)
+        ply = state.ply + 1
+        turn = None if self._game_over(finished, 0, ply) else self._next_turn(me, finished)
+        return ChineseCheckersState(tuple(board), turn, finished, 0, ply=ply)
 
     def _capture_next(self, state: ChineseCheckersState, me: int, action: Move) -> ChineseCheckersState:
         board = list(state.board)
@@ -417,15 +425,17 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
                 f"{names(top[0])} won" if len(top) == 1 else "draw between " + " and ".join(map(names, top))
             )
             return f"{head} (captures: {scores})"
+        active = self.num_players - len(state.finished)
+        why = "nobody can move" if state.passes >= active else "move limit reached"
         if not state.finished:
-            return "draw: nobody can move"
+            return f"draw: {why}"
         if len(state.finished) == 1 and not self.config["play_on"]:
             return f"{names(state.finished[0])} won"
         ordinals = ["1st", "2nd", "3rd", "4th", "5th", "6th"]
         parts = [f"{ordinals[i]} {names(p)}" for i, p in enumerate(state.finished)]
         rest = [p for p in range(self.num_players) if p not in state.finished]
         if rest:
-            tail = "" if len(rest) == 1 else " (shared, nobody could move)"
+            tail = "" if len(rest) == 1 else f" (shared: {why})"
             parts.append(f"{ordinals[len(state.finished)]} " + " and ".join(map(names, rest)) + tail)
         return ", ".join(parts)
 
@@ -539,6 +549,7 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         else:
             data["finished"] = list(state.finished)
             data["passes"] = state.passes
+            data["ply"] = state.ply
         return data
 
     def state_from_json(self, data: Any) -> ChineseCheckersState:
@@ -578,12 +589,15 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         passes = data.get("passes", 0)
         if isinstance(passes, bool) or not isinstance(passes, int) or not 0 <= passes <= n:
             raise GameError(f"state passes must be an integer 0..{n}, not {passes!r}")
-        over = self._game_over(tuple(finished), passes)
+        ply = data.get("ply", 0)
+        if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
+            raise GameError(f"state ply must be a non-negative integer, not {ply!r}")
+        over = self._game_over(tuple(finished), passes, ply)
         if turn is None and not over:
             raise GameError("state to_move is null but the game is not over")
         if turn is not None and (over or turn in finished):
             raise GameError(f"state to_move is {turn}, but that player has finished or the game is over")
-        return ChineseCheckersState(tuple(board), turn, tuple(finished), passes)
+        return ChineseCheckersState(tuple(board), turn, tuple(finished), passes, ply=ply)
 
     def _capture_from_json(self, data: dict[str, Any], board: list[int], turn: int | None) -> ChineseCheckersState:
         n = self.num_players
