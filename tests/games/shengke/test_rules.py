@@ -445,7 +445,7 @@ def test_options_are_checked() -> None:
 def test_a_shuffle_must_permute_every_pile() -> None:
     game = new_game()
     state = game.initial_state()
-    with pytest.raises(GameError, match="illegal move shuffle 11345.*positions 1..5 once each"):
+    with pytest.raises(GameError, match=r"illegal move shuffle 11345.*positions 1..5 once each"):
         game.play(state, "shuffle 11345.12345.12345.12345.12345/12345.12345.12345.12345.12345")
     with pytest.raises(GameError, match="chance acts now"):
         game.play(state, "wood1@c3")
