@@ -112,6 +112,38 @@ def test_abalone_from_lobby_two_humans_and_spectator(open_page: OpenPage, server
         shots(page, name)
 
 
+def test_abalone_clocks_broadside_and_rules_link(open_page: OpenPage, server: Any, shots: Any) -> None:
+    lobby = open_page(server.base + "/?game=abalone")
+    lobby.wait_for_selector('.seat-row[data-seat="1"]')
+    lobby.fill('input[name="opt-time_limit"]', "300")
+    lobby.press('input[name="opt-time_limit"]', "Tab")
+    lobby.click('.seat-row[data-seat="1"] [data-kind="human"]')
+    lobby.click("#create-game")
+    lobby.wait_for_selector("#invite")
+    links = lobby.locator("#invite .link-row.seat a").evaluate_all("els => els.map(e => e.href)")
+    black = open_page(links[0])
+    my_turn(black)
+    running = black.locator('.player[data-seat="0"] .clock.running')
+    expect(running).to_have_text(re.compile(r"^4:5\d$|^5:00$"))
+    before = running.inner_text()
+    black.wait_for_timeout(1300)
+    assert running.inner_text() != before
+    expect(black.locator('.player[data-seat="1"] .clock')).to_have_text("5:00")
+    # Broadside: pick two marbles in a line, then one of the cells they move to.
+    black.click('[data-cell="b1"]')
+    black.click('[data-cell="b2"]')
+    expect(black.locator("g.target")).to_have_count(2)
+    black.click('g.target[data-cell="c1"]')
+    assert wait_moves(black, 1) == ["b1b2c1"]
+    expect(black.locator('.player[data-seat="1"] .clock.running')).to_have_count(1)
+    shots(black, "abalone-clocks")
+    href = black.locator("#rules-link").get_attribute("href")
+    assert href == "/static/rules/abalone.html"
+    rules = open_page(server.base + href)
+    expect(rules.locator("h1")).to_have_text("Abalone")
+    expect(rules.locator("main")).to_contain_text("Sumito")
+
+
 def test_replay_result_and_rematch(open_page: OpenPage, server: Any, shots: Any) -> None:
     _lobby, links, _ = create_from_lobby(open_page, server, "abalone", ["human", "ai:random"])
     black = open_page(links[0])

@@ -61,7 +61,7 @@ class GamePage {
       e.result,
       h("section", { class: "panel" }, h("header", {}, h("span", { text: "Moves" })), e.moves, e.replayBar),
       this.seat !== null ? h("section", { class: "panel", id: "move-input" }, notationForm, e.controls) : null,
-      h("section", { class: "panel" }, h("header", {}, h("span", { text: "Log" })), e.log),
+      h("section", { class: "panel", id: "log-panel", hidden: true }, h("header", {}, h("span", { text: "Log" })), e.log),
     );
     clear(this.app).append(h("div", { class: "play" }, h("div", { class: "board-col" }, e.banner, e.boardHost, e.extra), side));
     this.board = this.boardModule.create(e.boardHost, e.extra, { info: this.info, meta: this.meta, seat: this.seat });
@@ -218,18 +218,19 @@ class GamePage {
   }
 
   renderLog(m) {
-    const lines = (this.boardModule.log ? this.boardModule.log(m.view, m) : m.view?.log) || [];
+    let lines = (this.boardModule.log ? this.boardModule.log(m.view, m) : m.view?.log) || [];
+    if (!lines.length) lines = (m.moves || []).map((mv) => mv.description).filter(Boolean).slice(-50);
     const node = this.els.log;
     const errors = [...node.querySelectorAll("li.local")].map((li) => li.textContent);
     clear(node);
     for (const line of lines) node.append(h("li", { text: typeof line === "string" ? line : JSON.stringify(line) }));
     for (const text of errors.slice(-5)) node.append(h("li", { class: "local", text }));
-    if (!node.children.length) node.append(h("li", { class: "empty", text: "nothing yet" }));
+    document.getElementById("log-panel").hidden = !node.children.length;
     node.scrollTop = node.scrollHeight;
   }
 
   addLog(text) {
-    this.els.log.querySelector(".empty")?.remove();
+    document.getElementById("log-panel").hidden = false;
     this.els.log.append(h("li", { class: "local", text }));
     this.els.log.scrollTop = this.els.log.scrollHeight;
   }
