@@ -332,7 +332,7 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
             return "the game is over"
         if not isinstance(action, Move) or (action != PASS and not (
                 0 <= action.start < NUM_HOLES and 0 <= action.end < NUM_HOLES)):
-            return f"{action!r} is not a move; write moves like d2-f3"
+            return f"{action!r} is not a move; write moves like d2-e6"
         legal = self.legal_actions(state)
         if action == PASS:
             if self.capture:
@@ -442,16 +442,16 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
     # -- notation --------------------------------------------------------------------------------
 
     def parse_action(self, state: ChineseCheckersState, text: str) -> Move:
-        """Parse ``d2-f3``, ``pass``, or a jump path ``d2-f2-h4`` (the path must be real jumps).
+        """Parse ``d2-e6``, ``pass``, or a whole jump path ``c1-e5-g5`` (each hop must be a real jump).
 
-        Case and spaces do not matter; ``x`` may separate holes too."""
+        Case and spaces do not matter; ``x`` or nothing may separate holes too."""
         key = text.strip().lower()
         if key == "pass":
             return PASS
         if not _MOVE_TEXT.fullmatch(key):
             raise GameError(
-                f"cannot read move {text!r}: write start and end hole like d2-f3 "
-                "(rows a..q, holes numbered from the left), a jump path like d2-f2-h4, or pass"
+                f"cannot read move {text!r}: write the start and end hole like d2-e6 "
+                "(rows a..q, holes numbered from the left), a whole jump path like c1-e5-g5, or pass"
             )
         holes = [hole_index(token) for token in _TOKEN.findall(key)]
         if len(holes) > 2:
