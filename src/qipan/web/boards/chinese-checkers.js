@@ -31,6 +31,13 @@ function basePos(hole) {
   return [(j - (LENGTHS[k] + 1) / 2) * U, (8 - k) * RY];
 }
 
+/** The central hexagon of 61 holes (the capture variant's board). */
+function inHexagon(hole) {
+  const len = LENGTHS[ROWS.indexOf(hole[0])];
+  const j = Number(hole.slice(1));
+  return len >= 9 && j > len - 9 && j <= 9;
+}
+
 function parseMove(text) {
   const cells = text.toLowerCase().split("-").map((c) => c.trim());
   return { text, from: cells[0], to: cells.at(-1), path: cells };
@@ -40,7 +47,7 @@ export function create(host, extra, { seat }) {
   let last = null;
   let selected = null;
   let angle = 0;
-  const svg = svgRoot(-8.2 * U, -8.2 * U * 1.0, 16.4 * U, 16.4 * U, { role: "img", "aria-label": "Chinese Checkers board" });
+  const svg = svgRoot(-7.5 * U, -7.5 * U, 15 * U, 15 * U, { role: "img", "aria-label": "Chinese Checkers board" });
   host.append(svg);
 
   const pos = (hole) => {
@@ -79,8 +86,14 @@ export function create(host, extra, { seat }) {
     // Star outline: the two big triangles through the six tips.
     const tips = ["a1", "e13", "m13", "q1", "m1", "e1"].map(pos);
     const grow = (p, k) => [p[0] * k, p[1] * k];
-    const tri = (a, b, c) => s("polygon", { points: [a, b, c].map((p) => grow(p, 1.13).join(",")).join(" "), fill: "#d8c29b", stroke: "#b49a6c", "stroke-width": 3, "stroke-linejoin": "round" });
-    svg.append(tri(tips[0], tips[2], tips[4]), tri(tips[1], tips[3], tips[5]));
+    const tri = (a, b, c) => s("polygon", { points: [a, b, c].map((p) => grow(p, 1.07).join(",")).join(" "), fill: "#d8c29b", stroke: "#b49a6c", "stroke-width": 3, "stroke-linejoin": "round" });
+    const capture = v.variant === "capture";
+    if (capture) {
+      const corners = ["e5", "e9", "i9", "m9", "m5", "i1"].map(pos);
+      svg.append(s("polygon", { points: corners.map((p) => grow(p, 1.16).join(",")).join(" "), fill: "#d8c29b", stroke: "#b49a6c", "stroke-width": 3, "stroke-linejoin": "round" }));
+    } else {
+      svg.append(tri(tips[0], tips[2], tips[4]), tri(tips[1], tips[3], tips[5]));
+    }
 
     const targetOf = new Map();
     (v.target_holes || []).forEach((holes, p) => holes.forEach((hole) => targetOf.set(hole, p)));
@@ -89,10 +102,9 @@ export function create(host, extra, { seat }) {
     const dests = new Set(moves.filter((m) => m.from === selected).map((m) => m.to));
     const lastText = typeof msg.last === "string" ? msg.last : msg.last?.text;
     const lastPath = lastText && /^[a-q]\d+(-[a-q]\d+)+$/i.test(lastText) ? parseMove(lastText).path : [];
-    const capture = v.variant === "capture";
 
     for (const hole of HOLES) {
-      if (capture && !/^[e-m]/.test(hole)) continue;
+      if (capture && !inHexagon(hole)) continue;
       const [x, y] = pos(hole);
       const g = s("g", { "data-hole": hole, class: "cell" });
       g.append(s("circle", { cx: x, cy: y, r: U * 0.48, fill: "transparent" }));
