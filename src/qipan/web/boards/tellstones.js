@@ -34,6 +34,11 @@ export function log(view) {
   return out;
 }
 
+/** A shield outline (few fonts have a shield glyph). */
+function shieldPath(x, y, k) {
+  return `M${x - k},${y - k * 0.8} L${x + k},${y - k * 0.8} L${x + k},${y} Q${x + k},${y + k * 0.7} ${x},${y + k * 1.1} Q${x - k},${y + k * 0.7} ${x - k},${y} Z`;
+}
+
 const label = (lines, line, slot) => (lines > 1 ? `${"ab"[line]}${slot + 1}` : `${slot + 1}`);
 
 export function create(host, extra, { seat }) {
@@ -91,7 +96,9 @@ export function create(host, extra, { seat }) {
     }
     g.append(s("circle", { cx: x, cy: y + 2, r, fill: "rgba(0,0,0,.3)" }),
       s("circle", { cx: x, cy: y, r, fill: "#efe6d2", stroke: "#9c8b66", "stroke-width": 3 }),
-      s("text", { x, y: y + r * 0.2, "text-anchor": "middle", "font-size": r * 0.85, fill: "#3b2f1e", text: GLYPH[name] || name[0] }),
+      name === "shield"
+        ? s("path", { d: shieldPath(x, y - r * 0.12, r * 0.42), fill: "none", stroke: "#3b2f1e", "stroke-width": Math.max(2, r * 0.08), "stroke-linejoin": "round" })
+        : s("text", { x, y: y + r * 0.2, "text-anchor": "middle", "font-size": r * 0.85, fill: "#3b2f1e", text: GLYPH[name] || name[0] }),
       s("text", { x, y: y + r * 0.68, "text-anchor": "middle", "font-size": r * 0.24, fill: "#6d5a3a", text: name }));
     return g;
   }
