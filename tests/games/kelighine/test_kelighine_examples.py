@@ -44,28 +44,46 @@ def test_last_piece_on_a5_moving_onto_b1_is_pushed_to_a1_or_a2_by_choice() -> No
     ]
 
 
-def test_last_piece_on_a5_moving_onto_a9_is_pushed_to_f() -> None:
+def test_last_piece_on_a5_moving_onto_a9_is_pushed_to_f_from_the_start() -> None:
     g = game()
-    s = position(g, [[piece("A5")], [piece("A7", done=1)]], turn=1, last="A5")
-    s = g.play(s, "roll:2")
-    texts = g.explain_pushes(s, g.parse_action(s, "A7+2"))
-    assert texts == ["A9 → pushed to F (indirect, last piece on A5)"]
-    s = g.play(s, "A7+2")
-    assert cells(g, s, 1) == ["F"]
-    assert g.to_move(s) == -1  # no choice: player 1 rolls next
+    match = Match(g, chance="manual")
+    match.play("roll:1")
+    match.play("I+1")  # player 1 on A3
+    match.play("roll:5")
+    match.play("H+5")  # player 2 onto A15, indirect (last piece on A3): pushed to D
+    assert cells(g, match.state, 1) == ["D"]
+    for move in ["roll:4", "A3+4", "roll:5", "D+5", "roll:2"]:  # player 1 on A7, player 2 on A5
+        match.play(move)
+    assert g.view(match.state, 0)["last_piece"] == "A5"
+    before = match.state
+    assert g.explain_pushes(before, g.parse_action(before, "A7+2")) == [
+        "A9 → pushed to F (indirect, last piece on A5)"
+    ]
+    match.play("A7+2")
+    assert cells(g, match.state, 0) == ["F"]
+    assert match.to_move == -1  # a single destination: no choice, player 2 rolls next
 
 
-def test_moving_onto_b3_with_a5_and_a6_taken_is_pushed_to_e() -> None:
+def test_moving_onto_b3_with_a5_and_a6_taken_is_pushed_to_e_from_the_start() -> None:
     g = game(players=3)
-    s = position(
-        g, [[piece("A5")], [piece("B2", done=1, entry="B2")], [piece("A6")]], turn=1, last="A5"
-    )
-    s = g.play(s, "roll:1")
-    assert g.explain_pushes(s, g.parse_action(s, "B2+1")) == [
+    match = Match(g, chance="manual")
+    for move in [
+        "roll:2", "I+2", "roll:3", "H+3", "roll:5", "K+5", "roll:4", "A4+4", "roll:2", "A13+2",
+        "roll:6", "A3+6", "roll:2", "A8+2", "roll:1", "A15+1", "roll:6", "A9+6", "roll:6", "A10+6",
+        "roll:3", "D+3", "roll:4", "A15^B8", "roll:6", "A16+6", "roll:2", "A3+2", "roll:3",
+    ]:
+        match.play(move)
+    view = g.view(match.state, 2)
+    assert view["last_piece"] == "A5" and "B3" in view["indirect"]
+    assert cells(g, match.state, 0) == ["A6"] and cells(g, match.state, 1) == ["A5"]
+    assert cells(g, match.state, 2) == ["B8"]
+    before = match.state
+    assert g.explain_pushes(before, g.parse_action(before, "B8+3")) == [
         "B3 → pushed to E (indirect, last piece on A5) [A5 and A6 taken, nearest free corner]"
     ]
-    s = g.play(s, "B2+1")
-    assert cells(g, s, 1) == ["E"]
+    match.play("B8+3")
+    assert cells(g, match.state, 2) == ["E"]
+    assert g.view(match.state, 0)["coins"] == []  # the B lap under way is lost with its coin
 
 
 def test_piece_on_a2_pushed_directly_goes_to_d_from_the_start() -> None:
@@ -82,18 +100,30 @@ def test_piece_on_a2_pushed_directly_goes_to_d_from_the_start() -> None:
     assert cells(g, match.state, 1) == ["A2"]
 
 
-def test_piece_on_c1_pushed_directly_goes_to_b1_or_b2_by_its_owner() -> None:
+def test_piece_on_c1_pushed_directly_goes_to_b1_or_b2_by_its_owner_from_the_start() -> None:
     g = game()
-    s = position(g, [[piece("C1", done=2, entry="C1")], [piece("C8", done=2, entry="C8")]], turn=1)
-    s = g.play(s, "roll:1")
-    s = g.play(s, "C8+1")
-    assert s.turn == 1 and g.to_move(s) == 0  # player 1 decides during player 2's turn
+    match = Match(g, chance="manual")
+    for move in [
+        "roll:1", "I+1", "roll:6", "H+6", "roll:3", "A3+3", "roll:2", "A16+2", "roll:3", "A6+3",
+        "roll:5", "D+5", "roll:4", "A9+4", "roll:4", "E+4", "roll:6", "A13+6", "roll:3", "A8+3",
+        "roll:2", "A3^B2", "roll:5", "G+5", "roll:2", "B2+2", "roll:5", "A1^B1", "roll:6", "B4+6",
+        "roll:6", "B1+6", "roll:4", "B2+4", "roll:2", "B7+2", "roll:4", "B6^C6", "roll:4", "B1^C1",
+        "roll:3",
+    ]:
+        match.play(move)
+    assert cells(g, match.state, 0) == ["C6"] and cells(g, match.state, 1) == ["C1"]
+    match.play("C6+3")
+    s = match.state
+    assert s.turn == 0 and g.to_move(s) == 1  # player 2 decides during player 1's turn
     assert g.legal_texts(s) == ["push:B1", "push:B2"]
     with pytest.raises(GameError, match="choose one of B1, B2"):
-        g.play(s, "C1+1")
-    s = g.play(s, "push:B2")
-    assert cells(g, s, 0) == ["B2"] and only(g, s, 0).done == 2
-    assert g.to_move(s) == -1 and s.turn == 0  # player 2's turn is over
+        match.play("C1+1")
+    with pytest.raises(GameError, match="it is not your turn"):
+        match.play("push:B2", player=0)
+    match.play("push:B2", player=1)
+    p = only(g, match.state, 1)
+    assert (board.name(p.cell), p.done, p.entry) == ("B2", 2, -1)  # C lap and coin lost, B kept
+    assert g.to_move(match.state) == -1 and match.state.turn == 1
 
 
 def test_a4_with_lap_complete_cannot_promote_while_b2_is_occupied() -> None:
