@@ -1,0 +1,22 @@
+"""Fixtures for the server tests: an in-process app on a temporary SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from qipan.server import create_app
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "qipan.db"
+
+
+@pytest.fixture
+def client(db_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(str(db_path), ai_delay=0.0)) as test_client:
+        yield test_client

@@ -1,0 +1,235 @@
+"""The HTTP API: metadata, creating games, summaries, records, replays, rematches, static files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import qipan
+from qipan.core import Record
+from qipan.server.meta import available_games
+
+from .helpers import create, seat_path, until, update_with
+
+
+def test_meta_lists_every_game_with_options_and_levels(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    names = [g["name"] for g in meta["games"]]
+    assert names == available_games()
+    assert {"abalone", "shengke", "tellstones"} <= set(names)
+    abalone = next(g for g in meta["games"] if g["name"] == "abalone")
+    assert abalone["players"] == 2
+    assert [v["name"] for v in abalone["variants"]] == ["standard", "belgian-daisy", "german-daisy"]
+    limit = next(o for o in abalone["options"] if o["name"] == "time_limit")
+    assert limit == {"name": "time_limit", "type": "int", "default": 0, "help": limit["help"],
+                     "choices": None, "minimum": 0, "maximum": None}
+    assert abalone["levels"][:2] == ["random", "easy"]
+    for game in meta["games"]:
+        players = game["players"]
+        assert isinstance(players, int) or players["min"] < players["max"]
+
+
+def test_describe_counts_players_and_explains_bad_options(client: TestClient) -> None:
+    reply = client.post("/api/describe", json={"game": "abalone", "options": {"tournament": True}})
+    assert reply.status_code == 200
+    data = reply.json()
+    assert data["num_players"] == 2
+    assert data["player_names"] == ["black", "white"]
+    assert data["time_limit"] == 900
+    bad = client.post("/api/describe", json={"game": "abalone", "options": {"time_limit": -5}})
+    assert bad.status_code == 400
+    assert "minimum" in bad.json()["error"]
+
+
+def test_create_gives_tokens_and_links_to_human_seats_only(client: TestClient) -> None:
+    created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}], seed=5)
+    human, ai = created["seats"]
+    assert human["name"] == "black" and human["kind"] == "human"
+    assert human["url"] == f"/play/{created['id']}?seat=0&token={human['token']}"
+    assert len(human["token"]) >= 20
+    assert ai == {"seat": 1, "name": "white", "kind": "ai", "level": "easy"}
+    assert created["spectator_url"] == f"/play/{created['id']}"
+    summary = client.get(f"/api/games/{created['id']}").json()
+    assert summary["status"] == "playing"
+    assert summary["moves"] == 0
+    assert "seed" not in summary and "token" not in str(summary)
+    assert summary["seats"][0]["connected"] is False and summary["seats"][1]["connected"] is True
+
+
+BAD_BODIES: list[tuple[Any, str]] = [
+    ({"game": "chess"}, "unknown game"),
+    ({}, '"game" must be'),
+    ({"game": 7}, '"game" must be'),
+    ({"game": "abalone", "variant": "nope"}, "no variant"),
+    ({"game": "abalone", "variant": 3}, '"variant" must be'),
+    ({"game": "abalone", "options": []}, '"options" must be'),
+    ({"game": "abalone", "options": {"colour": "red"}}, "no option"),
+    ({"game": "abalone", "options": {"time_limit": "soon"}}, "time_limit"),
+    ({"game": "abalone", "seats": [{"kind": "human"}]}, "seats 2 players"),
+    ({"game": "abalone", "seats": "two"}, "seats must be a list"),
+    ({"game": "abalone", "seats": [{"kind": "robot"}, {"kind": "human"}]}, "seat 0 must be"),
+    ({"game": "abalone", "seats": [1, 2]}, "seat 0 must be"),
+    ({"game": "abalone", "seats": [{"kind": "ai", "level": "godlike"}, {"kind": "human"}]}, "no AI level"),
+    ({"game": "abalone", "seats": [{"kind": "ai", "level": 5}, {"kind": "human"}]}, "level must be"),
+    ({"game": "abalone", "seed": -1}, '"seed" must be'),
+    ({"game": "abalone", "seed": "x"}, '"seed" must be'),
+    ({"game": "abalone", "seed": True}, '"seed" must be'),
+    ([1, 2], "JSON object"),
+    ("abalone", "JSON object"),
+]
+
+
+@pytest.mark.parametrize(("body", "message"), BAD_BODIES)
+def test_bad_create_requests_get_400_with_the_reason(client: TestClient, body: Any, message: str) -> None:
+    reply = client.post("/api/games", json=body)
+    assert reply.status_code == 400, reply.text
+    assert message in reply.json()["error"]
+
+
+def test_unreadable_bodies_and_unknown_things_are_clear_errors(client: TestClient) -> None:
+    assert client.post("/api/games", content=b"{not json").status_code == 400
+    assert client.post("/api/games", content=b"\xff\xfe").status_code == 400
+    missing = client.get("/api/games/nosuchgame")
+    assert missing.status_code == 404 and "no game" in missing.json()["error"]
+    assert client.get("/api/nothing-here").status_code == 404
+    assert client.get("/api/games?status=lost").status_code == 400
+    assert client.get("/api/games?limit=0").status_code == 400
+    assert client.get("/api/games?limit=many").status_code == 400
+
+
+def test_lists_filter_by_status(client: TestClient) -> None:
+    playing = create(client)
+    done = create(client)
+    with client.websocket_connect(seat_path(done, 0)) as ws:
+        until(ws, update_with(0))
+        ws.send_json({"type": "resign"})
+        until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
+    finished_ids = [g["id"] for g in client.get("/api/games?status=finished").json()]
+    playing_ids = [g["id"] for g in client.get("/api/games?status=playing").json()]
+    assert done["id"] in finished_ids and done["id"] not in playing_ids
+    assert playing["id"] in playing_ids and playing["id"] not in finished_ids
+    both = client.get("/api/games").json()
+    assert {g["id"] for g in both} >= {done["id"], playing["id"]}
+    summary = next(g for g in both if g["id"] == done["id"])
+    assert summary["result"]["reason"] == "resignation"
+    assert summary["seats"][0]["name"] == "black"
+
+
+def test_record_only_after_the_end_and_it_replays(client: TestClient) -> None:
+    created = create(client, game="shengke", seed=11)
+    assert client.get(f"/api/games/{created['id']}/record").status_code == 409
+    with client.websocket_connect(f"/ws/games/{created['id']}") as spectator:
+        mover = until(spectator, lambda m: m["type"] == "update")["to_move"]
+    with client.websocket_connect(seat_path(created, mover)) as ws:
+        first = until(ws, lambda m: m["type"] == "update")
+        ws.send_json({"type": "move", "move": first["legal"][0]})
+        until(ws, update_with(len(first["moves"]) + 1))
+        ws.send_json({"type": "resign"})
+        until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
+    record = client.get(f"/api/games/{created['id']}/record").json()
+    assert record["format"] == "qipan-record/1"
+    assert record["seed"] == 11
+    assert record["result"]["reason"] == "resignation"
+    states = Record.from_json(record).replay()
+    assert len(states) == len(record["moves"]) + 1
+
+
+def test_replay_frames_show_each_position_as_a_spectator_sees_it(client: TestClient) -> None:
+    created = create(client, seed=3)
+    with client.websocket_connect(seat_path(created, 0)) as black, \
+            client.websocket_connect(seat_path(created, 1)) as white:
+        for n, ws in enumerate([black, white, black]):
+            m = until(ws, lambda m, n=n: m["type"] == "update" and len(m["moves"]) == n and m["legal"])
+            ws.send_json({"type": "move", "move": m["legal"][-1]})
+            until(ws, update_with(n + 1))
+        last = until(white, update_with(3))
+    game = qipan.load("abalone")
+    state = game.initial_state()
+    for ply in range(4):
+        frame = client.get(f"/api/games/{created['id']}/replay/{ply}").json()
+        assert frame["ply"] == ply
+        assert frame["view"] == game.view(state, None)
+        assert frame["last"] == (last["moves"][ply - 1] if ply else None)
+        if ply < 3:
+            state = game.play(state, last["moves"][ply]["text"])
+    assert client.get(f"/api/games/{created['id']}/replay/4").status_code == 404
+    assert client.get(f"/api/games/{created['id']}/replay/-1").status_code == 404
+
+
+def test_rematch_rotates_seats_and_is_the_same_game_for_everyone(client: TestClient) -> None:
+    created = create(client, options={"quiet_move_limit": 50})
+    tokens = [s["token"] for s in created["seats"]]
+    early = client.post(f"/api/games/{created['id']}/rematch", json={"token": tokens[0]})
+    assert early.status_code == 409
+    with client.websocket_connect(seat_path(created, 1)) as white:
+        until(white, update_with(0))
+        white.send_json({"type": "resign"})
+        until(white, lambda m: m["result"] is not None)
+        bad = client.post(f"/api/games/{created['id']}/rematch", json={"token": "guess"})
+        assert bad.status_code == 403
+        first = client.post(f"/api/games/{created['id']}/rematch", json={"seat": 0, "token": tokens[0]})
+        assert first.status_code == 201
+        again = client.post(f"/api/games/{created['id']}/rematch", json={"token": tokens[1]}).json()
+        notice = until(white, lambda m: m.get("rematch") is not None)
+    new = first.json()
+    assert again["id"] == new["id"]
+    assert new["seat"] == 1 and again["seat"] == 0
+    assert new["seats"][1]["token"] and "token" not in str(new["seats"][0].get("token") or "")
+    assert new["url"] == new["seats"][1]["url"]
+    assert again["url"] == again["seats"][0]["url"]
+    assert notice["rematch"] == {"id": new["id"], "url": again["url"]}
+    summary = client.get(f"/api/games/{new['id']}").json()
+    assert summary["options"]["quiet_move_limit"] == 50
+    # The links work: the old black player is white now.
+    with client.websocket_connect(new["url"].replace("/play/", "/ws/games/")) as ws:
+        assert until(ws, lambda m: m["type"] == "update")["seat"] == 1
+
+
+def test_rematch_with_an_ai_keeps_the_ai_in_its_rotated_seat(client: TestClient) -> None:
+    created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "random"}])
+    with client.websocket_connect(seat_path(created, 0)) as ws:
+        until(ws, update_with(0))
+        ws.send_json({"type": "resign"})
+        until(ws, lambda m: m["result"] is not None)
+    new = client.post(f"/api/games/{created['id']}/rematch", json={"token": created["seats"][0]["token"]}).json()
+    assert [s["kind"] for s in new["seats"]] == ["ai", "human"]
+    assert new["seats"][0]["level"] == "random"
+
+
+def test_static_files_are_served_and_nothing_outside(client: TestClient, tmp_path: Any) -> None:
+    from qipan.server.app import WEB_DIR
+
+    page = client.get("/")
+    if (WEB_DIR / "index.html").is_file():
+        assert page.status_code == 200 and "<html" in page.text.lower()
+        assert client.get("/play/abc").text == page.text
+    css = sorted(WEB_DIR.rglob("*.css"))
+    if css:
+        path = css[0].relative_to(WEB_DIR).as_posix()
+        assert client.get(f"/static/{path}").status_code == 200
+    for sneaky in ("/static/../server/app.py", "/static/%2e%2e/server/app.py", "/..%2fserver/app.py",
+                   "/static//etc/passwd"):
+        reply = client.get(sneaky)
+        assert reply.status_code == 404 or "create_app" not in reply.text, sneaky
+
+
+def test_static_files_from_a_given_directory(db_path: Any, tmp_path: Any) -> None:
+    from qipan.server import create_app
+
+    web = tmp_path / "web"
+    (web / "js").mkdir(parents=True)
+    (web / "index.html").write_text("<html>hello</html>")
+    (web / "js" / "app.js").write_text("export {}")
+    with TestClient(create_app(str(db_path), web_dir=web)) as c:
+        assert c.get("/").text == "<html>hello</html>"
+        assert c.get("/play/x?seat=0&token=y").text == "<html>hello</html>"
+        assert c.get("/static/js/app.js").text == "export {}"
+        assert c.get("/js/app.js").text == "export {}"
+        assert c.get("/static/js/nothing.js").status_code == 404
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with TestClient(create_app(str(db_path), web_dir=empty)) as c:
+        assert c.get("/").status_code == 404
+        assert "not installed" in c.get("/").json()["error"]
