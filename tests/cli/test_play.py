@@ -88,3 +88,25 @@ def test_perft_command() -> None:
     out = subprocess.run([sys.executable, "-m", "qipan", "perft", "abalone", "--depth", "2"],
                          capture_output=True, text=True, timeout=60)
     assert "perft(2) = 1936" in out.stdout
+
+
+def test_hot_seat_hides_and_shows_a_peek_to_its_player_only() -> None:
+    """Tellstones between two people: the peeker sees the stone right after peeking; the
+    log (a memory aid) is refused outside practice mode."""
+    console = Console(record=True, width=120, color_system=None)
+    match = Match(qipan.load("tellstones"), seed=1)
+    loop = PlayLoop(match, [Seat("human"), Seat("human")], console)
+    prompts: list[str] = []
+    lines = iter(["", "hide 4", "", "", "peek 4", "", "", "log", "quit"])
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(lines)
+
+    loop.run(ask)
+    text = console.export_text()
+    assert any("Pass the device to" in p for p in prompts)
+    assert any("Press Enter to hide your board" in p for p in prompts)
+    assert "the move log is a memory aid in this game" in text
+    # Shown once, to the peeker right after the peek; player 1's next board does not show it.
+    assert text.count("the stone on 4 is the scale") == 1

@@ -60,7 +60,9 @@ class PlayLoop:
         self.last_shown: int | None = None
         humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         self.hot_seat = not self.game.perfect_information and len(humans) > 1
-        self.practice_memory: dict[str, Any] = {}
+        self.humans = humans
+        self.practice_memory: dict[int, dict[str, Any]] = {seat: {} for seat in humans}
+        self.renders_practice = practice and "practice" in inspect.signature(self.render).parameters
 
     def last_text(self, viewer: int | None) -> str | None:
         if not self.match.moves:
@@ -73,8 +75,8 @@ class PlayLoop:
     def show(self, viewer: int | None) -> None:
         view = self.game.view(self.match.state, viewer)
         kwargs: dict[str, Any] = {}
-        if self.practice and "practice" in inspect.signature(self.render).parameters:
-            kwargs["practice"] = self.practice_memory
+        if self.renders_practice and viewer in self.practice_memory:
+            kwargs["practice"] = self.practice_memory[viewer]
         self.console.print(self.render(self.game, view, self.last_text(viewer), **kwargs))
         clocks = self.match.clocks()
         if clocks is not None:
@@ -83,9 +85,20 @@ class PlayLoop:
                            for i, t in enumerate(clocks))
             )
 
-    def observe(self) -> None:
+    def after_action(self) -> None:
+        """Let AI seats (and a practice memory aid) see every view, not only their own turns."""
         for seat, agent in self.agents.items():
             agent.observe(self.game, self.game.view(self.match.state, seat))
+        if self.renders_practice:
+            for seat, memory in self.practice_memory.items():
+                self.render(self.game, self.game.view(self.match.state, seat), None, practice=memory)
+
+    def public_log(self, viewer: int | None) -> list[str]:
+        texts = []
+        for state, move in zip(self.match.states, self.match.moves, strict=False):
+            action = self.game.parse_action(state, move.text)
+            texts.append(self.game.public_action_text(state, action, viewer))
+        return texts
 
     def run(self, ask: Any = None) -> dict[str, Any] | None:
         ask = ask or (lambda prompt: self.console.input(prompt))
@@ -99,9 +112,11 @@ class PlayLoop:
                 self.match.play(action, player=mover)
                 self.console.print(f"[cyan]{self.match.players[mover]}[/cyan] plays "
                                    f"{self.game.public_action_text(before, action, None)}")
-                self.observe()
+                self.after_action()
                 continue
             if self.hot_seat and self.last_shown != mover:
+                if self.last_shown is not None:
+                    ask("Press Enter to hide your board ")
                 self.console.clear()
                 ask(f"Pass the device to {self.match.players[mover]} and press Enter ")
                 self.last_shown = mover
@@ -132,7 +147,10 @@ class PlayLoop:
         elif word in ("moves", "legal"):
             self.console.print(choices_text(self.match.legal_texts(), limit=300))
         elif word == "log":
-            self.console.print(" ".join(m.text for m in self.match.moves if m.player != "chance") or "(none)")
+            if self.game.perfect_information or self.practice:
+                self.console.print(" ".join(self.public_log(mover)) or "(none)")
+            else:
+                self.console.print("[red]the move log is a memory aid in this game: use --practice[/red]")
         elif word == "undo":
             if self.agents:
                 self.console.print("[red]undo is for games between people only[/red]")
@@ -149,7 +167,9 @@ class PlayLoop:
         else:
             try:
                 self.match.play(line, player=mover)
-                self.observe()
+                self.after_action()
+                if not self.game.perfect_information and not self.match.over:
+                    self.show(mover)  # what the move revealed to its player (a peek, a draw)
             except GameError as exc:
                 self.console.print(f"[red]{exc}[/red] (type [bold]moves[/bold] for the legal moves)")
         return True
