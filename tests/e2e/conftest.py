@@ -132,12 +132,17 @@ def open_page(browser: Any) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def open_(url: str, width: int = 1280, height: int = 800) -> Any:
+    def open_(url: str, width: int = 1280, height: int = 800, frames: list[dict[str, Any]] | None = None) -> Any:
+        """``frames``: collects every JSON message the page's WebSockets receive."""
         context = browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(15000)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(f"{url}: {exc}"))
+        if frames is not None:
+            def listen(ws: Any) -> None:
+                ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+            page.on("websocket", listen)
         page.goto(url)
         return page
 

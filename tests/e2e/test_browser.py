@@ -3,6 +3,7 @@ replay, rematch, reconnection and the phone layout. Each person is a separate br
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -211,8 +212,9 @@ def test_chinese_checkers_clicks_and_rotation(open_page: OpenPage, server: Any, 
 def test_tellstones_hidden_stone_never_reaches_the_other_seat(open_page: OpenPage, server: Any,
                                                               shots: Any) -> None:
     _lobby, links, spectator_url = create_from_lobby(open_page, server, "tellstones", ["human", "human"])
-    first, second = open_page(links[0]), open_page(links[1])
-    spectator = open_page(spectator_url)
+    seen: list[dict[str, Any]] = []  # every WebSocket message the opponent and the spectator receive
+    first, second = open_page(links[0]), open_page(links[1], frames=seen)
+    spectator = open_page(spectator_url, frames=seen)
     my_turn(first)
     first.click('[data-pool="crown"]')
     first.click('g.target[data-slot="3"]')
@@ -230,6 +232,10 @@ def test_tellstones_hidden_stone_never_reaches_the_other_seat(open_page: OpenPag
     # Only the peeker's page knows what the face-down stone is.
     for page in (second, spectator):
         assert "crown" not in board_html(page).lower()
+    updates = [m for m in seen if m["type"] == "update"]
+    hidden = [m for m in updates if m["view"]["lines"][0][2] == "?"]
+    assert hidden and all(m["view"]["revealed"] is None for m in updates)
+    assert not [m for m in hidden if "crown" in json.dumps(m["view"])]
     shots(first, "tellstones-peeker")
     shots(second, "tellstones-opponent")
 
@@ -239,8 +245,9 @@ def test_tellstones_hidden_stone_never_reaches_the_other_seat(open_page: OpenPag
 
 def test_shengke_hand_is_private(open_page: OpenPage, server: Any, shots: Any) -> None:
     _lobby, links, spectator_url = create_from_lobby(open_page, server, "shengke", ["human", "human"])
-    pages = [open_page(links[0]), open_page(links[1])]
-    spectator = open_page(spectator_url)
+    frames: list[list[dict[str, Any]]] = [[], [], []]
+    pages = [open_page(links[0], frames=frames[0]), open_page(links[1], frames=frames[1])]
+    spectator = open_page(spectator_url, frames=frames[2])
     seat = next(i for _ in range(100) for i, p in enumerate(pages)
                 if p.wait_for_timeout(50) or p.locator("#status").inner_text() == "Your move")
     mover, other = pages[seat], pages[1 - seat]
@@ -272,6 +279,11 @@ def test_shengke_hand_is_private(open_page: OpenPage, server: Any, shots: Any) -
             placed += 1
         mover.wait_for_timeout(300)
     assert placed >= 1
+    # Over the wire too: the other seat and the spectator never receive the mover's hand.
+    for received in (frames[1 - seat], frames[2]):
+        updates = [m for m in received if m["type"] == "update"]
+        assert updates and all(m["view"]["players"][seat]["hand"] is None for m in updates)
+    assert any(m["view"]["players"][seat]["hand"] for m in frames[seat] if m["type"] == "update")
     shots(spectator, "shengke-spectator")
 
 
