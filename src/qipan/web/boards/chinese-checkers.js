@@ -47,7 +47,7 @@ export function create(host, extra, { seat }) {
   let last = null;
   let selected = null;
   let angle = 0;
-  const svg = svgRoot(-7.5 * U, -7.5 * U, 15 * U, 15 * U, { role: "img", "aria-label": "Chinese Checkers board" });
+  const svg = svgRoot(-7.7 * U, -7.7 * U, 15.4 * U, 15.4 * U, { role: "img", "aria-label": "Chinese Checkers board" });
   host.append(svg);
 
   const pos = (hole) => {

@@ -57,7 +57,7 @@ class GamePage {
         h("div", { class: "sub" }, `${this.info.variant || ""}${variant ? "" : ""}`.trim() || "standard", " · ",
           h("a", { href: rulesHref, target: "_blank", id: "rules-link" }, "rules"), " · ",
           h("a", { href: "/" }, "lobby"))),
-      h("section", { class: "panel" }, e.players, e.status),
+      h("section", { class: "panel players-panel" }, e.players, e.status),
       e.result,
       h("section", { class: "panel" }, h("header", {}, h("span", { text: "Moves" })), e.moves, e.replayBar),
       this.seat !== null ? h("section", { class: "panel", id: "move-input" }, notationForm, e.controls) : null,
