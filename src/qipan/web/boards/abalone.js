@@ -87,6 +87,14 @@ export function create(host, extra, { seat }) {
   const scoreBox = h("div", { class: "panel", id: "abalone-score" });
   extra.append(scoreBox);
 
+  // Hovering a target shows which marbles that move takes along.
+  svg.addEventListener("mouseover", (ev) => {
+    const target = ev.target.closest("g.target");
+    for (const node of svg.querySelectorAll(".moving")) node.classList.remove("moving");
+    if (!target) return;
+    for (const cell of target.dataset.moved.split(" ")) svg.querySelector(`[data-cell="${cell}"] .marble`)?.classList.add("moving");
+  });
+
   svg.addEventListener("click", (ev) => {
     const node = ev.target.closest("[data-cell]");
     if (!last || !last.ctx.interactive) return;
@@ -181,6 +189,7 @@ export function create(host, extra, { seat }) {
       if (targets.has(c)) {
         g.classList.add("target");
         g.dataset.move = targets.get(c).text;
+        g.dataset.moved = targets.get(c).moved.join(" ");
         g.append(colour
           ? s("circle", { cx: x, cy: y, r: U * 0.45, fill: "none", stroke: "#d9534f", "stroke-width": 4, class: "pulse" })
           : s("circle", { cx: x, cy: y, r: U * 0.15, fill: "rgba(40,140,50,.85)" }));
