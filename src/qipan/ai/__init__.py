@@ -3,12 +3,24 @@
 >>> import qipan, random
 >>> from qipan.ai import make_agent
 >>> game = qipan.load("abalone")
->>> agent = make_agent(game, "random")
+>>> agent = make_agent(game, "hard")
 >>> view = game.view(game.initial_state(), 0)
->>> game.action_text(game.initial_state(), agent.choose(game, view, random.Random(1)))
-'c3d4'
+>>> agent.choose(game, view, random.Random(1)) in game.legal_actions(game.initial_state())
+True
 """
 
 from qipan.ai.agent import Agent, GreedyAgent, RandomAgent, agent_levels, make_agent
+from qipan.ai.search import AlphaBetaAgent, ExpectimaxAgent, ISMCTSAgent, MCTSAgent, SearchStats
 
-__all__ = ["Agent", "GreedyAgent", "RandomAgent", "agent_levels", "make_agent"]
+__all__ = [
+    "Agent",
+    "AlphaBetaAgent",
+    "ExpectimaxAgent",
+    "GreedyAgent",
+    "ISMCTSAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "SearchStats",
+    "agent_levels",
+    "make_agent",
+]

@@ -1,0 +1,304 @@
+"""Agent-against-agent matches with honest statistics (the engine behind ``qipan arena``).
+
+Games run through :class:`qipan.core.Match` with chance sampled from each game's seed; every
+agent sees only its own view and observes every action. Seats alternate (two players) or rotate
+with the two agents swapped every other cycle (more players), so each agent plays every seat
+equally often over ``2 * players`` games.
+
+>>> round(elo(0.75), 1)
+190.8
+>>> [round(x, 4) for x in wilson(8, 10)]
+[0.4902, 0.9433]
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from qipan.ai.agent import Agent, make_agent
+from qipan.core.errors import GameError
+from qipan.core.game import CHANCE, Game
+from qipan.core.match import Match
+from qipan.core.registry import load
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (draws may count as half successes)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo(score: float) -> float:
+    """Elo difference implied by an expected score (±inf at 0 and 1).
+
+    >>> elo(0.5)
+    0.0
+    """
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return 400 * math.log10(score / (1 - score))
+
+
+@dataclass
+class Summary:
+    """W/D/L of agent A against agent B, its score with a 95% interval and the Elo difference."""
+
+    a: str
+    b: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins + 0.5 * self.draws, self.games)
+
+    @property
+    def elo(self) -> float:
+        return elo(self.score)
+
+    @property
+    def elo_interval(self) -> tuple[float, float]:
+        low, high = self.interval
+        return elo(low), elo(high)
+
+    def add(self, outcome: float) -> None:
+        if outcome > 0.5:
+            self.wins += 1
+        elif outcome < 0.5:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+    def to_json(self) -> dict[str, Any]:
+        def finite(x: float) -> float | None:
+            return round(x, 1) if math.isfinite(x) else None
+
+        low, high = self.interval
+        e_low, e_high = self.elo_interval
+        return {"a": self.a, "b": self.b, "games": self.games, "wins": self.wins, "draws": self.draws,
+                "losses": self.losses, "score": round(self.score, 4),
+                "interval": [round(low, 4), round(high, 4)],
+                "elo": finite(self.elo), "elo_interval": [finite(e_low), finite(e_high)]}
+
+
+@dataclass
+class GameResult:
+    """One arena game: who sat where, the payoffs, A's outcome (1 win, 0.5 draw, 0 loss), costs."""
+
+    index: int
+    seed: int
+    seats: list[str]
+    returns: list[float]
+    outcome: float
+    reason: str
+    moves: int
+    seconds: float
+    think: dict[str, float] = field(default_factory=dict)
+    decisions: dict[str, int] = field(default_factory=dict)
+    nodes: dict[str, int] = field(default_factory=dict)
+    record: str | None = None
+
+
+@dataclass(frozen=True)
+class ArenaSpec:
+    """Everything a worker process needs to play one game (picklable)."""
+
+    game: str
+    a: str
+    b: str
+    variant: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    seed: int = 0
+    time_per_move: float | None = None
+    max_moves: int = 1000
+    random_opening: int = 0
+    records_dir: str | None = None
+
+    def make_game(self) -> Game[Any, Any]:
+        return load(self.game, self.variant, dict(self.options))
+
+
+def seating(index: int, players: int) -> list[str]:
+    """Which agent ("a" or "b") sits in each seat in game ``index``.
+
+    >>> [seating(i, 2) for i in range(2)]
+    [['a', 'b'], ['b', 'a']]
+    >>> [''.join(seating(i, 3)) for i in range(6)]
+    ['aba', 'aab', 'baa', 'bab', 'bba', 'abb']
+    """
+    pattern = ["a" if k % 2 == 0 else "b" for k in range(players)]
+    if players == 2:
+        return pattern if index % 2 == 0 else pattern[::-1]
+    shift = index % players
+    seats = pattern[-shift:] + pattern[:-shift] if shift else pattern
+    if (index // players) % 2:
+        seats = ["b" if s == "a" else "a" for s in seats]
+    return seats
+
+
+def budget(agent: Agent, seconds: float | None) -> Agent:
+    """Give a search agent ``seconds`` per move instead of its own depth or iteration budget."""
+    if seconds is None or not hasattr(agent, "time_limit"):
+        return agent
+    agent.time_limit = seconds
+    if hasattr(agent, "iterations"):
+        agent.iterations = 10**9
+    if hasattr(agent, "depth"):
+        agent.depth = max(agent.depth, 64)
+    return agent
+
+
+def outcome_for_a(seats: list[str], returns: list[float]) -> float:
+    """1 if A alone holds the best payoff, 0 if B alone does, 0.5 otherwise."""
+    best = max(returns)
+    holders = {seats[i] for i, r in enumerate(returns) if r == best}
+    if holders == {"a"}:
+        return 1.0
+    if holders == {"b"}:
+        return 0.0
+    return 0.5
+
+
+def play_game(spec: ArenaSpec, index: int) -> GameResult:
+    """Play game number ``index`` of an arena (seeded by ``spec.seed + index``)."""
+    game = spec.make_game()
+    seed = spec.seed + index
+    seats = seating(index, game.num_players)
+    names = {"a": spec.a, "b": spec.b}
+    agents = [budget(make_agent(game, names[s]), spec.time_per_move) for s in seats]
+    labels = [f"{s.upper()}:{names[s]}" for s in seats]
+    rngs = [random.Random(f"{seed}:{seat}") for seat in range(game.num_players)]
+    opening = random.Random(f"{seed}:opening")
+    match = Match(game, seed=seed, chance="auto", players=labels)
+    think = {"a": 0.0, "b": 0.0}
+    decisions = {"a": 0, "b": 0}
+    nodes = {"a": 0, "b": 0}
+    started = time.perf_counter()
+    reason = "rules"
+    count = 0
+
+    def observe_all() -> None:
+        for seat, agent in enumerate(agents):
+            agent.observe(game, game.view(match.state, seat))
+
+    observe_all()
+    while not match.over:
+        if count >= spec.max_moves:
+            reason = "move limit"
+            break
+        seat = match.to_move
+        assert seat is not None and seat != CHANCE
+        view = game.view(match.state, seat)
+        t0 = time.perf_counter()
+        if count < spec.random_opening:
+            action = opening.choice(list(game.legal_actions(match.state)))
+        else:
+            action = agents[seat].choose(game, view, rngs[seat])
+            who = seats[seat]
+            think[who] += time.perf_counter() - t0
+            decisions[who] += 1
+            stats = getattr(agents[seat], "stats", None)
+            nodes[who] += getattr(stats, "nodes", 0)
+        try:
+            match.play(action, player=seat)
+        except GameError:
+            if not match.over:  # an agent's illegal move is a bug worth seeing, not a loss
+                raise
+        count += 1
+        observe_all()
+    record = match.record()
+    if reason == "move limit":
+        returns = [0.0] * game.num_players
+        record.result = {"returns": returns, "text": f"draw: arena limit of {spec.max_moves} moves",
+                         "reason": "move limit"}
+    else:
+        result = match.result()
+        assert result is not None
+        returns = [float(r) for r in result["returns"]]
+        reason = str(result.get("reason", "rules"))
+    path = None
+    if spec.records_dir is not None:
+        folder = Path(spec.records_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = str(folder / f"{game.name}-{index + 1:04d}.json")
+        record.save(path)
+    return GameResult(index, seed, labels, returns, outcome_for_a(seats, returns), reason, count,
+                      time.perf_counter() - started, think, decisions, nodes, path)
+
+
+def _play_star(args: tuple[ArenaSpec, int]) -> GameResult:
+    return play_game(*args)
+
+
+def check(spec: ArenaSpec, games: int = 1, jobs: int = 1) -> None:
+    """Raise GameError for a bad game, option, agent name or count, before any game starts."""
+    if games < 1:
+        raise GameError("games must be at least 1")
+    if jobs < 1:
+        raise GameError("jobs must be at least 1")
+    game = spec.make_game()
+    for name in (spec.a, spec.b):
+        make_agent(game, name)
+
+
+def run(spec: ArenaSpec, games: int, jobs: int = 1) -> Iterator[GameResult]:
+    """Play ``games`` games, yielding each result as it finishes (``jobs`` worker processes)."""
+    check(spec, games, jobs)
+    if spec.records_dir is not None:
+        Path(spec.records_dir).mkdir(parents=True, exist_ok=True)
+    tasks = [(spec, i) for i in range(games)]
+    if jobs == 1:
+        for task in tasks:
+            yield _play_star(task)
+        return
+    # fork where the platform has it: workers inherit the loaded modules, and it works from any
+    # script (spawn would re-import an unguarded __main__).
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with multiprocessing.get_context(method).Pool(jobs) as pool:
+        yield from pool.imap_unordered(_play_star, tasks)
+
+
+def summarise(spec: ArenaSpec, results: list[GameResult]) -> dict[str, Any]:
+    """The JSON report of an arena: summary, per-agent costs and every game."""
+    summary = Summary(spec.a, spec.b)
+    for result in results:
+        summary.add(result.outcome)
+
+    def per_agent(key: str) -> dict[str, Any]:
+        think = sum(r.think[key] for r in results)
+        moves = sum(r.decisions[key] for r in results)
+        nodes = sum(r.nodes[key] for r in results)
+        return {"decisions": moves, "seconds_per_move": round(think / moves, 4) if moves else None,
+                "nodes_per_second": round(nodes / think) if think > 0 and nodes else None}
+
+    return {"game": spec.game, "variant": spec.variant, "options": dict(spec.options),
+            "seed": spec.seed, "time_per_move": spec.time_per_move, "summary": summary.to_json(),
+            "agents": {"a": per_agent("a"), "b": per_agent("b")},
+            "games": [asdict(r) for r in sorted(results, key=lambda r: r.index)]}
+
+

@@ -1,0 +1,600 @@
+"""Game-agnostic search agents: alpha-beta, expectimax, MCTS and information-set MCTS.
+
+Every agent sees only the view it is given. Perfect-information agents rebuild the position
+with ``game.sample_state(view, rng)`` (exact for those games); :class:`ISMCTSAgent` draws a new
+full state from the view on every iteration, so hidden information only ever enters through the
+game's own sampler.
+
+>>> import qipan, random
+>>> from qipan.games.abalone.ai import evaluate
+>>> game = qipan.load("abalone")
+>>> agent = AlphaBetaAgent(evaluate, depth=2)
+>>> move = agent.choose(game, game.view(game.initial_state(), 0), random.Random(0))
+>>> move in game.legal_actions(game.initial_state())
+True
+>>> agent.stats.depth
+2
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from qipan.ai.agent import Evaluation
+from qipan.core.game import CHANCE, Game
+
+WIN = 1_000_000.0
+"""Score of a won terminal position (minus the plies it takes, so faster wins score higher)."""
+
+Ordering = Callable[[Game[Any, Any], Any, list[Any]], list[Any]]
+"""Static move ordering: (game, state, actions) -> the same actions, most promising first."""
+
+KeyFunction = Callable[[Any], Hashable]
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+@dataclass
+class SearchStats:
+    """What the last ``choose`` did: nodes visited, depth completed (or iterations), seconds."""
+
+    nodes: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    value: float = 0.0
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _terminal_value(game: Game[Any, Any], state: Any, player: int, ply: int) -> float:
+    """A terminal payoff scaled so wins dominate every heuristic and faster wins score higher."""
+    r = game.returns(state)[player]
+    if r > 0:
+        return r * (WIN - ply)
+    if r < 0:
+        return r * (WIN - ply)
+    return 0.0
+
+
+class AlphaBetaAgent:
+    """Alpha-beta search with iterative deepening, a transposition table and move ordering.
+
+    Values are those of the searching player: it maximises, every other player minimises
+    (the *paranoid* assumption, which is exact minimax in two-player zero-sum games and copes
+    with turn orders that do not alternate). Chance nodes take the expectation of their listed
+    outcomes (``chance_samples`` draws when they cannot be listed).
+
+    ``depth`` bounds the iterative deepening; ``time_limit`` (seconds) stops it early, keeping
+    the best move of the deepest search that finished (or the current one's best so far). Move
+    ordering: the transposition-table move, then two killer moves per ply, then the history
+    heuristic, falling back on the game's static ``order``. Transposition-table keys are
+    ``key(state)`` (default ``hash(state)``, which for states of plain ints is a fast
+    Zobrist-like hash).
+    """
+
+    def __init__(
+        self,
+        evaluate: Evaluation,
+        *,
+        depth: int = 4,
+        time_limit: float | None = None,
+        order: Ordering | None = None,
+        key: KeyFunction | None = None,
+        name: str = "alphabeta",
+        table_size: int = 500_000,
+        chance_samples: int = 6,
+    ):
+        self.evaluate = evaluate
+        self.depth = depth
+        self.time_limit = time_limit
+        self.order = order
+        self.key: KeyFunction = key or hash
+        self.name = name
+        self.table_size = table_size
+        self.chance_samples = chance_samples
+        self.table: dict[Hashable, tuple[int, float, int, Any]] = {}
+        self.history: dict[Any, int] = {}
+        self.killers: list[list[Any]] = []
+        self.stats = SearchStats()
+        self._deadline = math.inf
+        self._nodes = 0
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        state = game.sample_state(view, rng)
+        best, _value = self.search(game, state, rng)
+        return best
+
+    def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
+        """The best action at ``state`` for the player to move and its value (that player's view)."""
+        rng = rng or random.Random(0)
+        start = time.perf_counter()
+        self._deadline = start + self.time_limit if self.time_limit else math.inf
+        self._nodes = 0
+        self._game = game
+        root = game.to_move(state)
+        assert root is not None and root >= 0, "alpha-beta chooses for a deciding player"
+        self._root: int = root
+        self._rng = rng
+        if len(self.table) > self.table_size:
+            self.table.clear()
+        self.history.clear()
+        self.killers = [[None, None] for _ in range(self.depth + 2)]
+        actions = list(game.legal_actions(state))
+        rng.shuffle(actions)  # random tie-breaks between equally good moves
+        if self.order is not None:
+            actions = self.order(game, state, actions)
+        best, value, done = actions[0], -math.inf, 0
+        for depth in range(1, self.depth + 1):
+            try:
+                best_here, value_here = self._root_search(state, actions, depth)
+            except _Timeout as partial:
+                if partial.args and partial.args[0] is not None:
+                    best, value = partial.args[0], partial.args[1]
+                break
+            best, value, done = best_here, value_here, depth
+            actions.remove(best)
+            actions.insert(0, best)
+            if abs(value) > WIN / 2:
+                break  # a forced result: deeper search cannot change it
+        self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, value)
+        return best, value
+
+    def _root_search(self, state: Any, actions: list[Any], depth: int) -> tuple[Any, float]:
+        game = self._game
+        alpha, beta = -math.inf, math.inf
+        best, best_value = actions[0], -math.inf
+        for action in actions:
+            try:
+                value = self._search(game.next_state(state, action), depth - 1, alpha, beta, 1)
+            except _Timeout:
+                # The first move searched is the previous best: anything that beat it is better.
+                raise _Timeout(best if best_value > -math.inf else None, best_value) from None
+            if value > best_value:
+                best, best_value = action, value
+                alpha = max(alpha, value)
+        return best, best_value
+
+    def _search(self, state: Any, depth: int, alpha: float, beta: float, ply: int) -> float:
+        self._nodes += 1
+        if not self._nodes & 511 and time.perf_counter() > self._deadline:
+            raise _Timeout
+        game = self._game
+        mover = game.to_move(state)
+        if mover is None:
+            return _terminal_value(game, state, self._root, ply)
+        if depth <= 0:
+            return self.evaluate(game, state, self._root)
+        if mover == CHANCE:
+            return self._chance(state, depth, ply)
+
+        key = self.key(state)
+        entry = self.table.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, e_value, e_flag, tt_move = entry
+            if e_depth >= depth:
+                e_value = _from_table(e_value, ply)
+                if e_flag == _EXACT:
+                    return e_value
+                if e_flag == _LOWER and e_value >= beta:
+                    return e_value
+                if e_flag == _UPPER and e_value <= alpha:
+                    return e_value
+
+        actions = self._ordered(state, depth, ply, tt_move)
+        maximising = mover == self._root
+        alpha0, beta0 = alpha, beta
+        best_move = None
+        if maximising:
+            value = -math.inf
+            for action in actions:
+                child = self._search(game.next_state(state, action), depth - 1, alpha, beta, ply + 1)
+                if child > value:
+                    value, best_move = child, action
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            self._cutoff(action, depth, ply)
+                            break
+        else:
+            value = math.inf
+            for action in actions:
+                child = self._search(game.next_state(state, action), depth - 1, alpha, beta, ply + 1)
+                if child < value:
+                    value, best_move = child, action
+                    if value < beta:
+                        beta = value
+                        if alpha >= beta:
+                            self._cutoff(action, depth, ply)
+                            break
+        flag = _UPPER if value <= alpha0 else _LOWER if value >= beta0 else _EXACT
+        self.table[key] = (depth, _to_table(value, ply), flag, best_move)
+        return value
+
+    def _chance(self, state: Any, depth: int, ply: int) -> float:
+        game = self._game
+        outcomes = game.chance_outcomes(state)
+        if not outcomes:
+            draws = [game.sample_chance(state, self._rng) for _ in range(self.chance_samples)]
+            outcomes = [(a, 1.0 / len(draws)) for a in draws]
+        total = 0.0
+        for action, p in outcomes:
+            total += p * self._search(game.next_state(state, action), depth, -math.inf, math.inf, ply + 1)
+        return total
+
+    def _ordered(self, state: Any, depth: int, ply: int, tt_move: Any) -> list[Any]:
+        actions = list(self._game.legal_actions(state))
+        if self.order is not None:
+            actions = self.order(self._game, state, actions)
+        history = self.history
+        if history and depth > 1:
+            actions.sort(key=lambda a: -history.get(a, 0))
+        front = [tt_move] if tt_move is not None else []
+        if ply < len(self.killers):
+            front += [k for k in self.killers[ply] if k is not None and k != tt_move]
+        if front:
+            present = [a for a in front if a in actions]
+            if present:
+                actions = present + [a for a in actions if a not in present]
+        return actions
+
+    def _cutoff(self, action: Any, depth: int, ply: int) -> None:
+        self.history[action] = self.history.get(action, 0) + depth * depth
+        if ply < len(self.killers):
+            killers = self.killers[ply]
+            if killers[0] != action:
+                killers[1] = killers[0]
+                killers[0] = action
+
+
+def _to_table(value: float, ply: int) -> float:
+    # Store wins relative to this node, so a table hit at another ply scores the right distance.
+    if value > WIN / 2:
+        return value + ply
+    if value < -WIN / 2:
+        return value - ply
+    return value
+
+
+def _from_table(value: float, ply: int) -> float:
+    if value > WIN / 2:
+        return value - ply
+    if value < -WIN / 2:
+        return value + ply
+    return value
+
+
+class ExpectimaxAgent:
+    """Depth-limited expectimax: each decider maximises its own value, chance nodes average.
+
+    Values are vectors (one entry per player: ``evaluate(game, state, p)``, terminal payoffs
+    scaled by :data:`WIN`), so it plays games of any number of players (max^n). Chance nodes
+    with unlistable outcomes average ``chance_samples`` draws. ``depth`` counts decisions only.
+    """
+
+    def __init__(self, evaluate: Evaluation, *, depth: int = 2, name: str = "expectimax",
+                 chance_samples: int = 6, time_limit: float | None = None):
+        self.evaluate = evaluate
+        self.depth = depth
+        self.name = name
+        self.chance_samples = chance_samples
+        self.time_limit = time_limit
+        self.stats = SearchStats()
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        state = game.sample_state(view, rng)
+        return self.search(game, state, rng)[0]
+
+    def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
+        """The best action for the player to move and its expected value for that player.
+
+        With a ``time_limit``, depths 1, 2, ... are searched until time runs out."""
+        rng = rng or random.Random(0)
+        start = time.perf_counter()
+        self._nodes = 0
+        self._rng = rng
+        self._deadline = start + self.time_limit if self.time_limit else math.inf
+        mover = game.to_move(state)
+        assert mover is not None and mover >= 0, "expectimax chooses for a deciding player"
+        actions = list(game.legal_actions(state))
+        rng.shuffle(actions)
+        best, best_value, done = actions[0], -math.inf, 0
+        for depth in range(1, self.depth + 1) if self.time_limit else (self.depth,):
+            try:
+                values = [self._value(game, game.next_state(state, a), depth - 1, 1)[mover] for a in actions]
+            except _Timeout:
+                break
+            best_value = max(values)
+            best, done = actions[values.index(best_value)], depth
+        self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, best_value)
+        return best, best_value
+
+    def _value(self, game: Game[Any, Any], state: Any, depth: int, ply: int) -> tuple[float, ...]:
+        self._nodes += 1
+        if not self._nodes & 255 and time.perf_counter() > self._deadline:
+            raise _Timeout
+        mover = game.to_move(state)
+        n = game.num_players
+        if mover is None:
+            return tuple(_terminal_value(game, state, p, ply) for p in range(n))
+        if mover == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            if not outcomes:
+                draws = [game.sample_chance(state, self._rng) for _ in range(self.chance_samples)]
+                outcomes = [(a, 1.0 / len(draws)) for a in draws]
+            total = [0.0] * n
+            for action, p in outcomes:
+                child = self._value(game, game.next_state(state, action), depth, ply + 1)
+                for i in range(n):
+                    total[i] += p * child[i]
+            return tuple(total)
+        if depth <= 0:
+            return tuple(self.evaluate(game, state, p) for p in range(n))
+        best: tuple[float, ...] | None = None
+        for action in game.legal_actions(state):
+            child = self._value(game, game.next_state(state, action), depth - 1, ply + 1)
+            if best is None or child[mover] > best[mover]:
+                best = child
+        assert best is not None
+        return best
+
+
+def _squash(value: float, scale: float) -> float:
+    """Map a heuristic or terminal score into [-1, 1]."""
+    if value >= WIN / 2:
+        return 1.0
+    if value <= -WIN / 2:
+        return -1.0
+    return math.tanh(value / scale)
+
+
+class _Node:
+    __slots__ = ("avail", "children", "mover", "untried", "visits", "wins")
+
+    def __init__(self, mover: int | None, n: int):
+        self.mover = mover
+        self.children: dict[Any, _Node] = {}
+        self.untried: list[Any] | None = None
+        self.visits = 0
+        self.avail = 0
+        self.wins = [0.0] * n
+
+
+class MCTSAgent:
+    """UCT Monte-Carlo tree search with per-player returns (any number of players).
+
+    Each iteration selects by UCB1 on the mover's own average return, expands one action,
+    plays ``rollout_depth`` random plies (or, with ``greedy`` > 0, picks the heuristically best
+    of ``greedy`` random candidates each ply) and scores the end position by its payoffs or, if
+    not over, by ``tanh(evaluate / scale)`` per player. Chance nodes are sampled: each drawn
+    outcome gets its own child. Stops after ``iterations`` or ``time_limit`` seconds, whichever
+    comes first, and plays the most visited move.
+    """
+
+    def __init__(self, evaluate: Evaluation | None = None, *, iterations: int = 1000,
+                 time_limit: float | None = None, exploration: float = 1.0, rollout_depth: int = 10,
+                 scale: float = 1.0, greedy: int = 0, name: str = "mcts"):
+        self.evaluate = evaluate
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        self.scale = scale
+        self.greedy = greedy
+        self.name = name
+        self.stats = SearchStats()
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        state = game.sample_state(view, rng)
+        start = time.perf_counter()
+        deadline = start + self.time_limit if self.time_limit else math.inf
+        n = game.num_players
+        root = _Node(game.to_move(state), n)
+        self._nodes = 0
+        done = 0
+        while done < self.iterations and (done % 16 or time.perf_counter() < deadline):
+            self._iterate(game, state, root, rng)
+            done += 1
+        best = max(root.children.items(), key=lambda kv: kv[1].visits)
+        self.stats = SearchStats(self._nodes, done, time.perf_counter() - start,
+                                 best[1].wins[root.mover or 0] / max(1, best[1].visits))
+        return best[0]
+
+    def _iterate(self, game: Game[Any, Any], state: Any, root: _Node, rng: random.Random) -> None:
+        path = [root]
+        node = root
+        n = game.num_players
+        while True:
+            mover = node.mover
+            if mover is None:
+                break
+            if mover == CHANCE:
+                action = game.sample_chance(state, rng)
+                state = game.next_state(state, action)
+                self._nodes += 1
+                child = node.children.get(action)
+                if child is None:
+                    child = node.children[action] = _Node(game.to_move(state), n)
+                    path.append(child)
+                    node = child
+                    break
+                path.append(child)
+                node = child
+                continue
+            if node.untried is None:
+                node.untried = list(game.legal_actions(state))
+                rng.shuffle(node.untried)
+            if node.untried:
+                action = node.untried.pop()
+                state = game.next_state(state, action)
+                self._nodes += 1
+                child = node.children[action] = _Node(game.to_move(state), n)
+                path.append(child)
+                node = child
+                break
+            log_n = math.log(node.visits)
+            c = self.exploration
+            action, node = max(
+                node.children.items(),
+                key=lambda kv: kv[1].wins[mover] / kv[1].visits + c * math.sqrt(log_n / kv[1].visits),
+            )
+            state = game.next_state(state, action)
+            self._nodes += 1
+            path.append(node)
+        result = self._rollout(game, state, rng)
+        for visited in path:
+            visited.visits += 1
+            wins = visited.wins
+            for i in range(n):
+                wins[i] += result[i]
+
+    def _rollout(self, game: Game[Any, Any], state: Any, rng: random.Random) -> list[float]:
+        for _ in range(self.rollout_depth):
+            mover = game.to_move(state)
+            if mover is None:
+                break
+            if mover == CHANCE:
+                state = game.next_state(state, game.sample_chance(state, rng))
+            else:
+                actions = game.legal_actions(state)
+                if self.greedy > 0 and self.evaluate is not None:
+                    candidates = rng.sample(list(actions), min(self.greedy, len(actions)))
+                    evaluate = self.evaluate
+                    state = max((game.next_state(state, a) for a in candidates),
+                                key=lambda s: evaluate(game, s, mover))
+                else:
+                    state = game.next_state(state, rng.choice(actions))
+            self._nodes += 1
+        return _score(game, state, self.evaluate, self.scale)
+
+
+def _score(game: Game[Any, Any], state: Any, evaluate: Evaluation | None, scale: float) -> list[float]:
+    n = game.num_players
+    if game.to_move(state) is None:
+        return [float(r) for r in game.returns(state)]
+    if evaluate is None:
+        return [0.0] * n
+    return [_squash(evaluate(game, state, p), scale) for p in range(n)]
+
+
+class ISMCTSAgent:
+    """Single-observer information-set MCTS.
+
+    Every iteration draws a full state consistent with the agent's view
+    (``game.sample_state(view, rng)`` — the only way hidden information enters) and walks one
+    tree of action sequences with it: UCB1 over the children legal in that sample, counting each
+    child's availability. Chance events are sampled along the way without tree nodes (open loop).
+    Rollouts and scoring are as in :class:`MCTSAgent`. Plays the most visited legal move.
+    """
+
+    def __init__(self, evaluate: Evaluation | None = None, *, iterations: int = 1000,
+                 time_limit: float | None = None, exploration: float = 0.7, rollout_depth: int = 10,
+                 scale: float = 1.0, name: str = "ismcts"):
+        self.evaluate = evaluate
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        self.scale = scale
+        self.name = name
+        self.stats = SearchStats()
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        start = time.perf_counter()
+        deadline = start + self.time_limit if self.time_limit else math.inf
+        n = game.num_players
+        me = view["player"]
+        root = _Node(me, n)
+        legal_now = list(game.legal_actions(game.sample_state(view, rng)))
+        if len(legal_now) == 1:
+            self.stats = SearchStats(0, 0, time.perf_counter() - start, 0.0)
+            return legal_now[0]
+        self._nodes = 0
+        done = 0
+        while done < self.iterations and (done % 16 or time.perf_counter() < deadline):
+            self._iterate(game, game.sample_state(view, rng), root, rng)
+            done += 1
+        candidates = [(root.children[a].visits, i) for i, a in enumerate(legal_now) if a in root.children]
+        if not candidates:
+            return rng.choice(legal_now)
+        best = legal_now[max(candidates)[1]]
+        child = root.children[best]
+        self.stats = SearchStats(self._nodes, done, time.perf_counter() - start,
+                                 child.wins[me] / max(1, child.visits))
+        return best
+
+    def _iterate(self, game: Game[Any, Any], state: Any, root: _Node, rng: random.Random) -> None:
+        path = [root]
+        node = root
+        n = game.num_players
+        c = self.exploration
+        while True:
+            mover = game.to_move(state)
+            if mover is None:
+                break
+            if mover == CHANCE:
+                state = game.next_state(state, game.sample_chance(state, rng))
+                self._nodes += 1
+                continue
+            actions: Sequence[Any] = game.legal_actions(state)
+            children = node.children
+            untried = [a for a in actions if a not in children]
+            for a in actions:
+                if a in children:
+                    children[a].avail += 1
+            if untried:
+                action = rng.choice(untried)
+                state = game.next_state(state, action)
+                self._nodes += 1
+                child = children[action] = _Node(mover, n)
+                child.avail = 1
+                path.append(child)
+                break
+            action = max(
+                actions,
+                key=lambda a: children[a].wins[mover] / children[a].visits
+                + c * math.sqrt(math.log(children[a].avail) / children[a].visits),
+            )
+            node = children[action]
+            state = game.next_state(state, action)
+            self._nodes += 1
+            path.append(node)
+        result = self._rollout(game, state, rng)
+        for visited in path:
+            visited.visits += 1
+            wins = visited.wins
+            for i in range(n):
+                wins[i] += result[i]
+
+    def _rollout(self, game: Game[Any, Any], state: Any, rng: random.Random) -> list[float]:
+        for _ in range(self.rollout_depth):
+            mover = game.to_move(state)
+            if mover is None:
+                break
+            action = game.sample_chance(state, rng) if mover == CHANCE else rng.choice(game.legal_actions(state))
+            state = game.next_state(state, action)
+            self._nodes += 1
+        return _score(game, state, self.evaluate, self.scale)

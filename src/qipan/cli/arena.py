@@ -1,0 +1,104 @@
+"""``qipan arena``: pit two agents against each other and measure the difference honestly."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from qipan.ai.arena import ArenaSpec, GameResult, Summary, check, run, summarise
+from qipan.core.errors import GameError
+from qipan.core.options import parse_option_assignments
+
+
+def _elo_text(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+def results_table(report: dict[str, Any]) -> Table:
+    """The arena results as a rich table (one row per agent, from its own point of view)."""
+    s = report["summary"]
+    table = Table(title=f"{report['game']}: {s['a']} (A) vs {s['b']} (B), {s['games']} games")
+    for column in ("agent", "W", "D", "L", "score", "95% interval", "Elo", "Elo 95%", "s/move", "nodes/s"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    summary = Summary(s["a"], s["b"], s["wins"], s["draws"], s["losses"])
+    mirrored = Summary(s["b"], s["a"], s["losses"], s["draws"], s["wins"])
+    for key, label, row in (("a", f"A {s['a']}", summary), ("b", f"B {s['b']}", mirrored)):
+        low, high = row.interval
+        e_low, e_high = row.elo_interval
+        costs = report["agents"][key]
+        spm = costs["seconds_per_move"]
+        nps = costs["nodes_per_second"]
+        table.add_row(
+            label, str(row.wins), str(row.draws), str(row.losses), f"{row.score:.1%}",
+            f"{low:.1%}–{high:.1%}", _elo_text(row.elo), f"{_elo_text(e_low)}…{_elo_text(e_high)}",
+            "-" if spm is None else f"{spm:.3f}", "-" if nps is None else f"{nps:,.0f}",
+        )
+    return table
+
+
+def arena_command(
+    game: Annotated[str, typer.Argument(help="game id, e.g. abalone")],
+    a: Annotated[str, typer.Option("--a", help="agent A: random or a level (easy, medium, hard, max)")],
+    b: Annotated[str, typer.Option("--b", help="agent B: random or a level")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="number of games")] = 20,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes")] = 1,
+    time_per_move: Annotated[
+        float | None, typer.Option("--time-per-move", "-t", min=0.01,
+                                   help="seconds per move for search agents (replaces their depth/iterations)")
+    ] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="game variant")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="seed of game 1; game i uses seed + i - 1")] = 0,
+    max_moves: Annotated[
+        int, typer.Option("--max-moves", min=1, help="declare a draw after this many decisions")
+    ] = 1000,
+    random_opening: Annotated[
+        int, typer.Option("--random-opening", min=0, help="play this many random decisions first (game variety)")
+    ] = 0,
+    json_out: Annotated[Path | None, typer.Option("--json", help="write the full report as JSON here")] = None,
+    records_dir: Annotated[Path | None, typer.Option("--records", help="save every game record in this folder")] = None,
+) -> None:
+    """Play agent A against agent B: seats alternate (rotate with more players), every game is
+    seeded and recorded; prints W/D/L, win rate with a 95% Wilson interval and the Elo difference."""
+    console = Console()
+    try:
+        options = parse_option_assignments(option or [])
+        spec = ArenaSpec(
+            game=game, a=a, b=b, variant=variant, options=tuple(options.items()), seed=seed,
+            time_per_move=time_per_move, max_moves=max_moves, random_opening=random_opening,
+            records_dir=str(records_dir) if records_dir is not None else None,
+        )
+        check(spec, games, jobs)
+        results: list[GameResult] = []
+        summary = Summary(a, b)
+        with Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("A {task.fields[w]}-{task.fields[d]}-{task.fields[l]}"), TimeElapsedColumn(),
+            console=console, transient=False,
+        ) as progress:
+            task = progress.add_task(f"{game} {a} vs {b}", total=games, w=0, d=0, l=0)
+            for result in run(spec, games, jobs):
+                results.append(result)
+                summary.add(result.outcome)
+                progress.update(task, advance=1, w=summary.wins, d=summary.draws, l=summary.losses)
+    except GameError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    report = summarise(spec, results)
+    console.print(results_table(report))
+    if records_dir is not None:
+        console.print(f"{len(results)} records saved in {records_dir}")
+    if json_out is not None:
+        json_out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        console.print(f"report written to {json_out}")

@@ -1,0 +1,155 @@
+"""Abalone evaluation, move ordering and AI levels.
+
+The evaluation works on the bitboards directly (a few shifts and popcounts per term):
+
+- **material**: marbles pushed out, 1000 points each — it dominates everything else;
+- **centre**: the sum of each marble's ring distance from e5 (0 at the centre, 4 on the edge),
+  lower is better;
+- **cohesion**: neighbouring pairs of own marbles along the three axes;
+- **edge danger**: marbles on the edge ring, and those an opponent line could push off right
+  now (two opponent marbles lined up behind one of ours, or three behind two).
+
+Every term is "ours minus theirs", so ``evaluate(game, s, 0) == -evaluate(game, s, 1)``.
+
+>>> import qipan
+>>> game = qipan.load("abalone")
+>>> evaluate(game, game.initial_state(), 0)
+0.0
+>>> sorted(LEVELS)
+['easy', 'hard', 'max', 'medium']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from qipan.ai.agent import Agent, GreedyAgent
+from qipan.ai.search import WIN, AlphaBetaAgent
+from qipan.core.game import Game
+from qipan.games.abalone.board import CELLS, DELTAS, NAMES, UNIVERSE, VALID, ring, shift
+from qipan.games.abalone.game import BLACK_WON, DRAW, AbaloneState
+from qipan.games.abalone.moves import AbaloneMove
+
+RINGS: tuple[int, ...] = tuple(sum(1 << c for c in CELLS if ring(c) == k) for k in range(5))
+"""RINGS[k]: the cells at distance k from the centre."""
+EDGE_CELLS = RINGS[4]
+_RING = {c: ring(c) for c in CELLS}
+
+
+def _centre(bits: int) -> int:
+    return ((bits & RINGS[1]).bit_count() + 2 * (bits & RINGS[2]).bit_count()
+            + 3 * (bits & RINGS[3]).bit_count() + 4 * (bits & RINGS[4]).bit_count())
+
+
+def _pairs(bits: int) -> int:
+    return (bits & (bits >> 1)).bit_count() + (bits & (bits >> DELTAS[1])).bit_count() + (
+        bits & (bits >> DELTAS[2])).bit_count()
+
+
+def _tactics(own: int, opp: int) -> tuple[int, int]:
+    """(pushes, threats) of the side owning ``own``: its legal sumito pushes, and how many of them
+    push a marble off the board (a cheap stand-in for attacking power and edge danger)."""
+    free = UNIVERSE & ~(own | opp)
+    offboard = UNIVERSE & ~VALID
+    pushes = threats = 0
+    for delta in DELTAS:
+        k = -delta
+        own1 = shift(own, k)
+        own2 = shift(own, 2 * k)
+        opp2 = shift(opp, 2 * k)
+        opp3 = shift(opp, 3 * k)
+        pair = own & own1 & ~own2 & opp2
+        if pair:
+            pushes += (pair & shift(free, 3 * k)).bit_count()
+            threats += (pair & shift(offboard, 3 * k)).bit_count()
+        triple = own & own1 & own2 & opp3
+        if triple:
+            free4 = shift(free, 4 * k)
+            two = shift(opp, 4 * k) & shift(free, 5 * k)
+            pushes += (triple & (free4 | two)).bit_count()
+            threats += (triple & (shift(offboard, 4 * k) | two & shift(offboard, 5 * k))).bit_count()
+    return pushes, threats
+
+
+class Weights(NamedTuple):
+    """Weights of the evaluation terms (points; one marble pushed out is ``material``)."""
+
+    material: float = 1000.0
+    centre: float = 20.0
+    cohesion: float = 6.0
+    edge: float = 15.0
+    push: float = 10.0
+    threat: float = 150.0
+
+
+DEFAULT = Weights()
+
+
+def score(own: int, opp: int, w: Weights = DEFAULT) -> float:
+    """The evaluation of a position for the side owning ``own`` (bitboards, no terminal check)."""
+    my_pushes, my_threats = _tactics(own, opp)
+    their_pushes, their_threats = _tactics(opp, own)
+    return (
+        w.material * (own.bit_count() - opp.bit_count())
+        + w.centre * (_centre(opp) - _centre(own))
+        + w.cohesion * (_pairs(own) - _pairs(opp))
+        + w.edge * ((opp & EDGE_CELLS).bit_count() - (own & EDGE_CELLS).bit_count())
+        + w.push * (my_pushes - their_pushes)
+        + w.threat * (my_threats - their_threats)
+    )
+
+
+def evaluate(game: Game[Any, Any], state: AbaloneState, player: int) -> float:
+    """How good ``state`` is for ``player`` (wins and losses score ±WIN)."""
+    if state.outcome:
+        if state.outcome == DRAW:
+            return 0.0
+        won = (state.outcome == BLACK_WON) == (player == 0)
+        return WIN if won else -WIN
+    if player == 0:
+        return score(state.black, state.white)
+    return score(state.white, state.black)
+
+
+def order(game: Game[Any, Any], state: AbaloneState, actions: list[AbaloneMove]) -> list[AbaloneMove]:
+    """Pushes that eject a marble first, then other pushes, then moves towards the centre."""
+    own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+    keyed = []
+    for action in actions:
+        delta = DELTAS[action.direction]
+        rank = 0
+        if action.inline:
+            front = action.first + delta
+            size = 1
+            while size < 3 and own >> front & 1:
+                front += delta
+                size += 1
+            if opp >> front & 1:
+                beyond = front + delta
+                if opp >> beyond & 1:
+                    beyond += delta
+                rank = -20 if beyond not in NAMES else -10
+            if front in _RING:
+                rank += _RING[front] - _RING[action.first]
+        else:
+            rank = _RING[action.first + delta] - _RING[action.first]
+        keyed.append((rank, action))
+    keyed.sort(key=lambda pair: pair[0])
+    return [action for _, action in keyed]
+
+
+def _alphabeta(depth: int, time_limit: float | None, name: str) -> Callable[[Game[Any, Any]], Agent]:
+    def make(game: Game[Any, Any]) -> Agent:
+        return AlphaBetaAgent(evaluate, depth=depth, time_limit=time_limit, order=order, name=name)
+
+    return make
+
+
+LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
+    "easy": lambda game: GreedyAgent(evaluate, name="easy"),
+    "medium": _alphabeta(2, None, "medium"),
+    "hard": _alphabeta(4, 2.0, "hard"),
+    "max": _alphabeta(12, 6.0, "max"),
+}
+"""easy: one ply greedy; medium: alpha-beta depth 2; hard: depth 4 (2 s cap); max: deepening for 6 s."""
