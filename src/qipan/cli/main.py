@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from qipan.cli.arena import arena_command
 from qipan.cli.deck import deck_app
 from qipan.cli.engine import engine_command
 from qipan.cli.perft import perft_command
@@ -21,6 +22,7 @@ app.command("engine")(engine_command)
 app.command("replay")(replay_command)
 app.command("play", context_settings=PLAY_SETTINGS)(play_command)
 app.command("simulate")(simulate_command)
+app.command("arena")(arena_command)
 app.add_typer(deck_app, name="deck")
 
 
