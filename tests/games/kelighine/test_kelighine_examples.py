@@ -26,22 +26,28 @@ def test_last_piece_on_a5_gives_eleven_indirect_cells_from_the_start() -> None:
     assert view["indirect"] == ["A1", "A9", "A13", "B1", "B3", "B5", "B7", "C1", "C3", "C5", "C7"]
 
 
-def test_last_piece_on_a5_moving_onto_b1_is_pushed_to_a1_or_a2_by_choice() -> None:
+def test_last_piece_on_a5_moving_onto_b1_is_pushed_to_a1_or_a2_by_choice_from_the_start() -> None:
     g = game()
-    # player 2 in the middle of its B lap on B8 (entry B8); player 1's last piece on A5
-    s = position(g, [[piece("A5")], [piece("B8", done=1, entry="B8")]], turn=1, last="A5")
-    s = g.play(s, "roll:1")
-    s = g.play(s, "B8+1")
+    match = Match(g, chance="manual")
+    for move in [
+        "roll:4", "I+4", "roll:6", "H+6", "roll:2", "A6+2", "roll:6", "A16+6", "roll:6", "F+6",
+        "roll:6", "A6+6", "roll:4", "G+4", "roll:6", "A12+6", "roll:5", "D+5", "roll:2",
+    ]:
+        match.play(move)
+    assert g.view(match.state, 1)["last_piece"] == "A5"
+    assert cells(g, match.state, 1) == ["A2"] and only(g, match.state, 1).done == 1
+    match.play("A2^B1")  # player 2 promotes onto B1, an indirect-push cell
+    s = match.state
     assert g.to_move(s) == 1
     assert g.legal_texts(s) == ["push:A1", "push:A2"]
     view = g.view(s, None)
     assert view["pending_push"] == {"player": 1, "from": "B1", "cause": "indirect", "options": ["A1", "A2"]}
-    s2 = g.play(s, "push:A2")
-    assert cells(g, s2, 1) == ["A2"]
-    assert only(g, s2, 1).entry == -1  # the B lap (and its coin) is lost
     assert g.explain_pushes(s, g.parse_action(s, "push:A2")) == [
         "B1 → pushed to A2 (indirect, last piece on A5) [owner's choice]"
     ]
+    match.play("push:A2")
+    assert cells(g, match.state, 1) == ["A2"]
+    assert only(g, match.state, 1).entry == -1  # the B lap (and its coin) is lost
 
 
 def test_last_piece_on_a5_moving_onto_a9_is_pushed_to_f_from_the_start() -> None:
@@ -126,11 +132,19 @@ def test_piece_on_c1_pushed_directly_goes_to_b1_or_b2_by_its_owner_from_the_star
     assert g.to_move(match.state) == -1 and match.state.turn == 1
 
 
-def test_a4_with_lap_complete_cannot_promote_while_b2_is_occupied() -> None:
+def test_a4_with_lap_complete_cannot_promote_while_b2_is_occupied_from_the_start() -> None:
     g = game()
-    s = position(g, [[piece("A4", done=1)], [piece("B2", done=1, entry="B2")]])
-    s = g.play(s, "roll:3")
-    assert g.legal_texts(s) == ["A4+3"]
+    match = Match(g, chance="manual")
+    for move in [
+        "roll:4", "I+4", "roll:5", "H+5", "roll:5", "A6+5", "roll:5", "A15+5", "roll:2", "G+2",
+        "roll:6", "A4+6", "roll:3", "A14+3", "roll:6", "F+6", "roll:3", "A1+3", "roll:1", "A14^B7",
+        "roll:2", "A4^B2", "roll:3", "B7+3", "push:A4", "roll:1",
+    ]:
+        match.play(move)
+    s = match.state
+    assert cells(g, s, 0) == ["A4"] and only(g, s, 0).done == 1
+    assert cells(g, s, 1) == ["B2"]
+    assert g.legal_texts(s) == ["A4+1"]
     with pytest.raises(GameError, match="B2 is occupied, and a promotion can never push"):
         g.play(s, "A4^B2")
     free = position(g, [[piece("A4", done=1)], [piece("B3", done=1, entry="B3")]])

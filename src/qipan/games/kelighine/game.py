@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -715,9 +714,6 @@ class Kelighine(Game[State, Action]):
         if p.entry >= 0:
             return {"tier": tier(p.entry), "steps": (board.number(p.cell) - board.number(p.entry)) % 8, "of": 8}
         return None
-
-    def sample_state(self, view: Mapping[str, JSON], rng: random.Random) -> State:
-        return self.state_from_json(view["state"])
 
     # -- logs --------------------------------------------------------------------------------------
 
