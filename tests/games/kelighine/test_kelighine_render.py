@@ -37,7 +37,8 @@ def test_board_shows_pieces_faces_coins_and_indirect_cells() -> None:
     assert "A5●6" in text and "B2●1" in text and "A6●1" in text
     assert "B3$" in text
     assert "indirect-push cells this turn (last piece on A5): A1 A9 A13 B1 B3 B5 B7 C1 C3 C5 C7" in text
-    assert "B2 face 1 laps A B 7/8 coin B3" in text
+    assert "B2 face 1 (A done, B 7/8, coin B3)" in text
+    assert "A5 face 6 (A 2/16)" in text
     assert "last move: A4+1" in text
     for label in ("A1", "A16", "B8", "C8", "D", "E", "F", "G", "H", "I", "K", "L", "J"):
         assert label in text

@@ -103,23 +103,27 @@ def board_text(view: dict[str, Any]) -> Text:
     return out
 
 
-def _laps(p: dict[str, Any]) -> str:
-    done = "".join(t for t in "ABC" if p["laps"][t]) or "-"
+def piece_text(p: dict[str, Any]) -> str:
+    """``"B2 face 1 (A done, B 7/8, coin B3)"``: a piece, its completed laps, the lap under way."""
+    notes = []
+    done = "".join(t for t in "ABC" if p["laps"][t])
+    if done:
+        notes.append(f"{done} done")
     progress = p.get("lap_progress")
-    under_way = f" {'ABC'[progress['tier'] - 1]} {progress['steps']}/{progress['of']}" if progress else ""
-    return done + under_way
+    if progress:
+        notes.append(f"{'ABC'[progress['tier'] - 1]} {progress['steps']}/{progress['of']}")
+    if p["coin"]:
+        notes.append(f"coin {p['coin']}")
+    return f"{p['cell']} face {p['face']}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 def players_table(view: dict[str, Any]) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False)
-    for column in ("player", "start", "pieces (laps done, lap under way)", "reserve", "at J"):
+    for column in ("player", "start", "pieces", "reserve", "at J"):
         table.add_column(column)
     for owner in range(view["players"]):
         mine = [p for p in view["pieces"] if p["player"] == owner and p["cell"] != "J"]
-        pieces = ", ".join(
-            f"{p['cell']} face {p['face']} laps {_laps(p)}" + (f" coin {p['coin']}" if p["coin"] else "")
-            for p in mine
-        ) or "-"
+        pieces = "; ".join(piece_text(p) for p in mine) or "-"
         marker = "▶ " if owner == view["turn"] and view["winner"] is None else "  "
         table.add_row(
             Text(f"{marker}player {owner + 1} ●", style=PLAYER_STYLES[owner]),
