@@ -41,7 +41,12 @@ def test_last_piece_on_a5_moving_onto_b1_is_pushed_to_a1_or_a2_by_choice_from_th
     assert g.to_move(s) == 1
     assert g.legal_texts(s) == ["push:A1", "push:A2"]
     view = g.view(s, None)
-    assert view["pending_push"] == {"player": 1, "from": "B1", "cause": "indirect", "options": ["A1", "A2"]}
+    assert view["pending_push"] == {
+        "player": 1, "from": "B1", "cause": "indirect", "options": ["A1", "A2"],
+        "piece": {"player": 1, "cell": "B1", "face": 1, "laps": {"A": True, "B": False, "C": False},
+                  "coin": None, "lap_progress": None},  # a pushed piece has lost its lap under way
+    }
+    assert "B1" not in [p["cell"] for p in view["pieces"]]
     assert g.explain_pushes(s, g.parse_action(s, "push:A2")) == [
         "B1 → pushed to A2 (indirect, last piece on A5) [owner's choice]"
     ]

@@ -52,6 +52,7 @@ def test_board_shows_a_pending_push_and_the_turn_log() -> None:
     text = text_of(g, g.view(s, 0))
     assert "player 2 chooses where the piece pushed from C3 goes (indirect): push:B3 push:B4" in text
     assert "this turn:" in text and "player 2: C2+1 → C3" in text
+    assert "C3 face 2 (AB done) being pushed" in text
     s = g.play(g.play(s, "push:B3"), "push:A5")
     text = text_of(g, g.view(s, 0))
     assert "previous turn:" in text

@@ -122,8 +122,11 @@ def players_table(view: dict[str, Any]) -> Table:
     for column in ("player", "start", "pieces", "reserve", "at J"):
         table.add_column(column)
     for owner in range(view["players"]):
-        mine = [p for p in view["pieces"] if p["player"] == owner and p["cell"] != "J"]
-        pieces = "; ".join(piece_text(p) for p in mine) or "-"
+        mine = [piece_text(p) for p in view["pieces"] if p["player"] == owner and p["cell"] != "J"]
+        pend = view["pending_push"]
+        if pend and pend["player"] == owner:
+            mine.append(piece_text(pend["piece"]) + " being pushed")
+        pieces = "; ".join(mine) or "-"
         marker = "▶ " if owner == view["turn"] and view["winner"] is None else "  "
         table.add_row(
             Text(f"{marker}player {owner + 1} ●", style=PLAYER_STYLES[owner]),

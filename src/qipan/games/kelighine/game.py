@@ -656,19 +656,9 @@ class Kelighine(Game[State, Action]):
     def view(self, state: State, player: int | None) -> dict[str, JSON]:
         self.check_player(player)
         mover = self.to_move(state)
-        pieces = []
-        for owner, ps in enumerate(state.pieces):
-            for p in ps:
-                if p.cell == RESERVE:
-                    continue
-                pieces.append({
-                    "player": owner,
-                    "cell": name(p.cell),
-                    "face": p.face,
-                    "laps": {"A": p.done >= 1, "B": p.done >= 2, "C": p.done >= 3},
-                    "coin": name(p.entry) if p.entry >= 0 else None,
-                    "lap_progress": self.lap_progress(owner, p),
-                })
+        pieces = [
+            self._piece_view(owner, p) for owner, ps in enumerate(state.pieces) for p in ps if p.cell != RESERVE
+        ]
         pend = state.pending
         return {
             "player": player,
@@ -697,11 +687,22 @@ class Kelighine(Game[State, Action]):
                 "from": name(pend.origin),
                 "cause": CAUSES[pend.cause],
                 "options": [name(c) for c in pend.options],
+                "piece": self._piece_view(pend.owner, pend.piece._replace(cell=pend.origin, entry=-1)),
             },
             "log": describe_events(state.log),
             "previous_log": describe_events(state.prev_log),
             "winner": state.winner if state.winner >= 0 else None,
             "state": self.state_to_json(state),
+        }
+
+    def _piece_view(self, owner: int, p: Piece) -> dict[str, JSON]:
+        return {
+            "player": owner,
+            "cell": name(p.cell),
+            "face": p.face,
+            "laps": {"A": p.done >= 1, "B": p.done >= 2, "C": p.done >= 3},
+            "coin": name(p.entry) if p.entry >= 0 else None,
+            "lap_progress": self.lap_progress(owner, p),
         }
 
     def lap_progress(self, owner: int, p: Piece) -> dict[str, int] | None:
