@@ -156,23 +156,42 @@ def test_a4_with_lap_complete_cannot_promote_while_b2_is_occupied_from_the_start
     assert g.legal_texts(g.play(free, "roll:3")) == ["A4+3", "A4^B2"]
 
 
-def test_last_piece_on_a7_moving_onto_c3_pushed_to_b3_is_pushed_again_to_a5_or_a6() -> None:
+def test_last_piece_on_a7_moving_onto_c3_pushed_to_b3_is_pushed_again_from_the_start() -> None:
+    g = game()
+    match = Match(g, chance="manual")
+    for move in [
+        "roll:4", "I+4", "roll:5", "H+5", "roll:5", "A6+5", "roll:5", "A15+5", "roll:5", "G+5",
+        "roll:4", "A4+4", "roll:4", "A1+4", "roll:6", "A8+6", "roll:3", "A5^B3", "roll:1", "A14+1",
+        "roll:1", "B3+1", "roll:6", "A15+6", "roll:6", "B4+6", "roll:2", "A5^B3", "roll:1", "B2+1",
+        "push:A5", "roll:2", "A5+2", "roll:1",
+    ]:
+        match.play(move)
+    assert g.view(match.state, 0)["last_piece"] == "A7"
+    assert cells(g, match.state, 0) == ["B3"] and only(g, match.state, 0).done == 2
+    match.play("B3^C3")  # onto C3, an indirect-push cell: pushed to B3 or B4
+    assert match.legal_texts() == ["push:B3", "push:B4"]
+    match.play("push:B3")  # B3 is indirect too: pushed again, to A5 or A6
+    assert match.to_move == 0 and match.legal_texts() == ["push:A5", "push:A6"]
+    s = match.state
+    action = g.parse_action(s, "push:A5")
+    assert g.explain_pushes(s, action)[0].startswith("B3 → pushed to A5 (indirect, last piece on A7)")
+    match.play("push:A5")
+    assert cells(g, match.state, 0) == ["A5"]
+    log = g.view(match.state, None)["previous_log"]
+    assert log[-2:] == [
+        "player 1's piece C3 → pushed to B3 (indirect, last piece on A7) [owner's choice]",
+        "player 1's piece B3 → pushed to A5 (indirect, last piece on A7) [pushed again; owner's choice]",
+    ]
+
+
+def test_c3_b3_persistence_from_a_built_position() -> None:
     g = game()
     s = position(g, [[piece("A7")], [piece("C2", done=2, entry="C2")]], turn=1, last="A7")
-    s = g.play(s, "roll:1")
-    s = g.play(s, "C2+1")
+    s = g.play(g.play(s, "roll:1"), "C2+1")
     assert g.legal_texts(s) == ["push:B3", "push:B4"]
     s = g.play(s, "push:B3")
     assert g.to_move(s) == 1 and g.legal_texts(s) == ["push:A5", "push:A6"]
-    action = g.parse_action(s, "push:A5")
-    assert g.explain_pushes(s, action)[0].startswith("B3 → pushed to A5 (indirect, last piece on A7)")
-    s = g.play(s, "push:A5")
-    assert cells(g, s, 1) == ["A5"]
-    log = g.view(s, None)["previous_log"]
-    assert log[-2:] == [
-        "player 2's piece C3 → pushed to B3 (indirect, last piece on A7) [owner's choice]",
-        "player 2's piece B3 → pushed to A5 (indirect, last piece on A7) [pushed again; owner's choice]",
-    ]
+    assert cells(g, g.play(s, "push:A6"), 1) == ["A6"]
 
 
 def test_direct_push_comes_before_the_movers_indirect_push() -> None:
