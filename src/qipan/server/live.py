@@ -163,6 +163,18 @@ class LiveGame:
             done.append({"ply": ply + 1, "player": move.player, "text": text})
         return done
 
+    def clocks(self) -> list[float] | None:
+        """Seconds left on each clock; after a resignation or time-out, frozen at that moment."""
+        match = self.match
+        if match.forfeit_result is None or self.row.finished is None:
+            clocks = match.clocks()
+        else:
+            # Match stops counting the last turn once the game is forfeited; count it to the end.
+            running = copy.copy(match)
+            running.forfeit_result = None
+            clocks = running.clocks(now=self.row.finished)
+        return None if clocks is None else [max(0.0, c) for c in clocks]
+
     def update(self, seat: int | None) -> dict[str, Any]:
         """The ``update`` message for a connection at ``seat`` (None: spectator)."""
         match = self.match
@@ -177,7 +189,7 @@ class LiveGame:
             "to_move": "chance" if mover == CHANCE else mover,
             "moves": list(moves),
             "last": moves[-1] if moves else None,
-            "clocks": match.clocks(),
+            "clocks": self.clocks(),
             "result": match.result(),
             "seats": self.seat_summaries(),
             "rematch": self.rematch_link(seat),
@@ -245,23 +257,32 @@ class LiveGame:
 
     # -- connections -----------------------------------------------------------------------------
 
+    def _seat_connected(self, seat: int | None) -> bool:
+        return any(c.seat == seat for c in self.clients)
+
     def join(self, client: Client) -> None:
+        """Add a connection and send it the current update (everyone hears of a new seat)."""
+        news = client.seat is not None and not self._seat_connected(client.seat)
         self.clients.add(client)
         client.start()
-        self.broadcast()
+        client.push(json.dumps(self.update(client.seat), ensure_ascii=False))
+        if news:
+            self.broadcast(skip=client)
 
     async def leave(self, client: Client) -> None:
         self.clients.discard(client)
         await client.stop()
-        if self.clients:
+        if client.seat is not None and not self._seat_connected(client.seat):
             self.broadcast()
-        elif self.match.over:
+        if not self.clients and self.match.over:
             self.hub.unload(self)
 
-    def broadcast(self) -> None:
+    def broadcast(self, skip: Client | None = None) -> None:
         """Queue the current update for every connection (built once per seat)."""
         cache: dict[int | None, str] = {}
         for client in list(self.clients):
+            if client is skip:
+                continue
             if client.seat not in cache:
                 cache[client.seat] = json.dumps(self.update(client.seat), ensure_ascii=False)
             client.push(cache[client.seat])

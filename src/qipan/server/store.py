@@ -296,10 +296,12 @@ class Writer:
         except Exception:
             if len(batch) == 1:
                 log.exception("database write failed")
-                batch[0][1].set_exception(RuntimeError("the database write failed"))
+                if not batch[0][1].done():  # a cancelled caller (shutdown) needs no answer
+                    batch[0][1].set_exception(RuntimeError("the database write failed"))
                 return
             for one in batch:
                 self._commit([one])
             return
         for _, future in batch:
-            future.set_result(None)
+            if not future.done():
+                future.set_result(None)

@@ -1,0 +1,308 @@
+"""WebSocket play: the update messages, seats and tokens, hostile messages, hidden information,
+AI seats, clocks. Every check reads the actual messages a connection receives."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+import qipan
+from qipan.server import live as live_module
+
+from .helpers import Message, create, seat_path, until, update_with
+
+
+def server_match(client: TestClient, game_id: str) -> Any:
+    return client.app.state.hub.games[game_id].match  # type: ignore[attr-defined]
+
+
+def test_update_messages_carry_the_seat_view_and_legal_moves_only_for_the_mover(client: TestClient) -> None:
+    created = create(client, seed=1)
+    game = qipan.load("abalone")
+    start = game.initial_state()
+    with client.websocket_connect(seat_path(created, 0)) as black, \
+            client.websocket_connect(seat_path(created, 1)) as white, \
+            client.websocket_connect(seat_path(created, None)) as spectator:
+        b = until(black, lambda m: all(s["connected"] for s in m["seats"]))
+        w = until(white, update_with(0))
+        s = until(spectator, update_with(0))
+        assert set(b) >= {"type", "seat", "view", "legal", "to_move", "moves", "last", "clocks", "result", "seats"}
+        assert b["seat"] == 0 and w["seat"] == 1 and s["seat"] is None
+        assert b["view"] == game.view(start, 0) and w["view"] == game.view(start, 1)
+        assert s["view"] == game.view(start, None)
+        assert b["legal"] == game.legal_texts(start) and w["legal"] == [] and s["legal"] == []
+        assert b["to_move"] == 0 and b["moves"] == [] and b["last"] is None
+        assert b["clocks"] is None and b["result"] is None
+        black.send_json({"type": "move", "move": "A1B2"})  # notation is case-insensitive
+        after = {seat: until(ws, update_with(1)) for seat, ws in ((0, black), (1, white), (None, spectator))}
+        for message in after.values():
+            assert message["moves"] == [{"ply": 1, "player": 0, "text": "a1b2"}]
+            assert message["last"] == message["moves"][0]
+            assert message["to_move"] == 1
+        assert after[0]["legal"] == [] and after[None]["legal"] == []
+        assert after[1]["legal"] == game.legal_texts(game.play(start, "a1b2"))
+    assert client.get(f"/api/games/{created['id']}").json()["moves"] == 1
+
+
+def test_ping_and_sync(client: TestClient) -> None:
+    created = create(client)
+    with client.websocket_connect(seat_path(created, None)) as ws:
+        until(ws, update_with(0))
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+        ws.send_json({"type": "sync"})
+        assert ws.receive_json()["type"] == "update"
+
+
+def closed_with(ws: WebSocketTestSession) -> tuple[Message, int]:
+    error = ws.receive_json()
+    with pytest.raises(WebSocketDisconnect) as info:
+        ws.receive_json()
+    return error, info.value.code
+
+
+@pytest.mark.parametrize(
+    ("query", "reason"),
+    [
+        ("?seat=0&token=guess", "wrong or missing token"),
+        ("?seat=0", "wrong or missing token"),
+        ("?seat=0&token=", "wrong or missing token"),
+        ("?seat=1&token={token0}", "wrong or missing token"),
+        ("?seat=2&token={token0}", "seat must be 0..1"),
+        ("?seat=-1&token={token0}", "seat must be 0..1"),
+        ("?seat=one&token={token0}", "seat must be a seat number"),
+    ],
+)
+def test_bad_seat_or_token_gets_an_error_and_close_4403(client: TestClient, query: str, reason: str) -> None:
+    created = create(client)
+    path = f"/ws/games/{created['id']}" + query.format(token0=created["seats"][0]["token"])
+    with client.websocket_connect(path) as ws:
+        error, code = closed_with(ws)
+    assert error["type"] == "error" and reason in error["error"]
+    assert code == 4403
+
+
+def test_an_ai_seat_cannot_be_taken_and_unknown_games_close_4404(client: TestClient) -> None:
+    created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "random"}])
+    with client.websocket_connect(f"/ws/games/{created['id']}?seat=1&token=x") as ws:
+        error, code = closed_with(ws)
+    assert "played by the AI" in error["error"] and code == 4403
+    with client.websocket_connect("/ws/games/nosuchgame") as ws:
+        error, code = closed_with(ws)
+    assert "no game" in error["error"] and code == 4404
+
+
+HOSTILE: list[tuple[str | bytes, str]] = [
+    ("not json at all", "must be JSON objects"),
+    ("[1, 2, 3]", "must be JSON objects"),
+    ('"move"', "must be JSON objects"),
+    ("{}", "unknown message type"),
+    ('{"type": "teleport"}', "unknown message type 'teleport'"),
+    ('{"type": ["move"]}', "unknown message type"),
+    ('{"type": "move"}', 'needs "move"'),
+    ('{"type": "move", "move": 5}', 'needs "move"'),
+    ('{"type": "move", "move": "   "}', 'needs "move"'),
+    ('{"type": "move", "move": "zz99"}', "is not a cell"),
+    ('{"type": "move", "move": "a1a2"}', "illegal move"),
+    ('{"type": "move", "move": "' + "a" * 9000 + '"}', "message too long"),
+    (b"\xff\x00binary", "must be JSON objects"),
+]
+
+
+def test_hostile_messages_are_answered_with_errors_and_change_nothing(client: TestClient) -> None:
+    created = create(client)
+    with client.websocket_connect(seat_path(created, 0)) as black, \
+            client.websocket_connect(seat_path(created, 1)) as white, \
+            client.websocket_connect(seat_path(created, None)) as spectator:
+        until(black, lambda m: all(s["connected"] for s in m["seats"]))
+        until(white, lambda m: all(s["connected"] for s in m["seats"]))
+        until(spectator, lambda m: all(s["connected"] for s in m["seats"]))
+        for raw, reason in HOSTILE:
+            if isinstance(raw, bytes):
+                black.send_bytes(raw)
+            else:
+                black.send_text(raw)
+            reply = black.receive_json()
+            assert reply["type"] == "error" and reason in reply["error"], (raw[:40], reply)
+        white.send_json({"type": "move", "move": "i5h5"})
+        reply = white.receive_json()
+        assert reply["type"] == "error" and "not your turn" in reply["error"]
+        for message in ({"type": "move", "move": "a1b2"}, {"type": "resign"}):
+            spectator.send_json(message)
+            reply = spectator.receive_json()
+            assert reply["type"] == "error" and "spectators cannot play" in reply["error"]
+        match = server_match(client, created["id"])
+        assert match.moves == [] and not match.over
+        # Nobody else heard about any of it, and a good move still works.
+        black.send_json({"type": "move", "move": "a1b2"})
+        assert white.receive_json()["moves"] == [{"ply": 1, "player": 0, "text": "a1b2"}]
+    assert client.get(f"/api/games/{created['id']}").json()["moves"] == 1
+
+
+def test_resigning_ends_the_game_and_later_moves_are_refused(client: TestClient) -> None:
+    created = create(client)
+    with client.websocket_connect(seat_path(created, 1)) as white:
+        until(white, update_with(0))
+        white.send_json({"type": "resign"})  # resigning is allowed out of turn
+        done = until(white, lambda m: m["result"] is not None)
+        assert done["result"]["reason"] == "resignation" and done["result"]["returns"] == [1.0, -1.0]
+        assert done["to_move"] is None and done["legal"] == []
+        for message in ({"type": "resign"}, {"type": "move", "move": "i5h5"}):
+            white.send_json(message)
+            reply = white.receive_json()
+            assert reply["type"] == "error" and "over" in reply["error"]
+
+
+def test_two_connections_on_one_seat_both_follow_and_connected_flags_track(client: TestClient) -> None:
+    created = create(client)
+    with client.websocket_connect(seat_path(created, 0)) as tab1:
+        with client.websocket_connect(seat_path(created, 0)) as tab2:
+            until(tab2, update_with(0))
+            tab2.send_json({"type": "move", "move": "a1b2"})
+            assert until(tab1, update_with(1))["moves"][0]["text"] == "a1b2"
+        summary = client.get(f"/api/games/{created['id']}").json()
+        assert [s["connected"] for s in summary["seats"]] == [True, False]
+    summary = client.get(f"/api/games/{created['id']}").json()
+    assert [s["connected"] for s in summary["seats"]] == [False, False]
+
+
+def test_ai_seat_answers_a_move(client: TestClient) -> None:
+    created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}], seed=9)
+    with client.websocket_connect(seat_path(created, 0)) as ws:
+        until(ws, update_with(0))
+        ws.send_json({"type": "move", "move": "a1b2"})
+        reply = until(ws, update_with(2))
+        assert reply["moves"][1]["player"] == 1 and reply["to_move"] == 0 and reply["legal"]
+
+
+class GatedAgent:
+    """An AI that waits for a gate: proves an AI's thinking never blocks other games."""
+
+    name = "gated"
+
+    def __init__(self, gate: threading.Event):
+        self.gate = gate
+
+    def choose(self, game: Any, view: Any, rng: Any) -> Any:
+        assert self.gate.wait(30)
+        return game.legal_actions(game.sample_state(view, rng))[0]
+
+    def observe(self, game: Any, view: Any) -> None:
+        return None
+
+
+def test_a_thinking_ai_does_not_block_other_games(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = threading.Event()
+    real = live_module.make_agent
+    monkeypatch.setattr(live_module, "make_agent",
+                        lambda game, level: GatedAgent(gate) if level == "random" else real(game, level))
+    slow = create(client, seats=[{"kind": "ai", "level": "random"}, {"kind": "human"}])
+    other = create(client)
+    with client.websocket_connect(seat_path(other, 0)) as black, \
+            client.websocket_connect(seat_path(other, 1)) as white:
+        for n, ws in enumerate([black, white, black, white]):
+            m = until(ws, lambda m, n=n: m["type"] == "update" and len(m["moves"]) == n and m["legal"])
+            ws.send_json({"type": "move", "move": m["legal"][0]})
+            until(ws, update_with(n + 1))
+    assert client.get(f"/api/games/{slow['id']}").json()["moves"] == 0  # still thinking
+    gate.set()
+    with client.websocket_connect(seat_path(slow, 1)) as ws:
+        assert until(ws, update_with(1))["to_move"] == 1
+
+
+def test_clock_runs_out_on_the_server(client: TestClient) -> None:
+    created = create(client, options={"time_limit": 1})
+    with client.websocket_connect(seat_path(created, 0)) as black:
+        first = until(black, update_with(0))
+        assert first["clocks"] is not None and 0.5 < first["clocks"][0] <= 1 and first["clocks"][1] == 1
+        done = until(black, lambda m: m["result"] is not None)  # nobody moves: the clock task ends it
+    assert done["result"]["reason"] == "time" and done["result"]["loser"] == 0
+    assert done["clocks"][0] <= 0
+    record = client.get(f"/api/games/{created['id']}/record").json()
+    assert record["result"]["reason"] == "time"
+
+
+def drain(ws: WebSocketTestSession, seen: list[Message], moves: int) -> Message:
+    """Read updates (keeping them in ``seen``) until the one with ``moves`` plies."""
+    while True:
+        message = ws.receive_json()
+        seen.append(message)
+        if message["type"] == "update" and len(message["moves"]) == moves:
+            return message
+
+
+def test_shengke_hands_and_shuffles_never_reach_the_other_seat(client: TestClient) -> None:
+    created = create(client, game="shengke", seed=4)
+    game = qipan.load("shengke")
+    match = server_match(client, created["id"])
+    seen: dict[int | None, list[Message]] = {0: [], 1: [], None: []}
+    with client.websocket_connect(seat_path(created, 0)) as ws0, \
+            client.websocket_connect(seat_path(created, 1)) as ws1, \
+            client.websocket_connect(seat_path(created, None)) as spec:
+        sockets = {0: ws0, 1: ws1, None: spec}
+        for seat, ws in sockets.items():
+            seen[seat].append(until(ws, lambda m: all(s["connected"] for s in m["seats"])))
+        for _ in range(14):
+            mover = match.to_move
+            if mover is None:
+                break
+            mine = seen[mover][-1]
+            assert mine["to_move"] == mover and mine["legal"] == match.legal_texts()
+            n = len(mine["moves"])
+            sockets[mover].send_json({"type": "move", "move": mine["legal"][-1]})
+            ack = until(sockets[mover], lambda m, n=n: m["type"] == "update" and len(m["moves"]) > n)
+            seen[mover].append(ack)
+            for seat, ws in sockets.items():
+                if seat != mover:
+                    drain(ws, seen[seat], len(ack["moves"]))
+    shuffles = [m.text for m in match.moves if m.player == "chance" and m.text.startswith("shuffle")]
+    assert shuffles, "the game shuffled decks"
+    hands_seen = {0: False, 1: False}
+    for seat, messages in seen.items():
+        for message in messages:
+            if message.get("view") is None:
+                continue
+            text = json.dumps(message, ensure_ascii=False)
+            assert all(s not in text for s in shuffles), "a shuffle's order leaked"
+            assert str(created["seats"][0]["token"]) not in text and str(created["seats"][1]["token"]) not in text
+            state = match.states[len(message["moves"])]
+            assert message["view"] == game.view(state, seat)
+            for other in (0, 1):
+                hand = message["view"]["players"][other]["hand"]
+                if other == seat:
+                    hands_seen[other] |= bool(hand)
+                else:
+                    assert hand is None, f"seat {seat} saw the hand of seat {other}"
+            for move in message["moves"]:
+                assert move["player"] != "chance" or not move["text"].startswith("shuffle")
+    assert hands_seen == {0: True, 1: True}
+
+
+def test_tellstones_face_down_stone_and_peek_stay_with_the_peeker(client: TestClient) -> None:
+    created = create(client, game="tellstones", seed=3)
+    with client.websocket_connect(seat_path(created, 0)) as ws0, \
+            client.websocket_connect(seat_path(created, 1)) as ws1, \
+            client.websocket_connect(seat_path(created, None)) as spec:
+        for ws in (ws0, ws1, spec):
+            until(ws, lambda m: all(s["connected"] for s in m["seats"]))
+        ws0.send_json({"type": "move", "move": "place shield 3"})
+        ws1.send_json({"type": "move", "move": "hide 4"})  # queued: read after seat 0's move lands
+        for ws in (ws0, ws1, spec):
+            hidden = until(ws, update_with(2))
+            assert hidden["view"]["lines"][0][3] == "?"
+            assert "scale" not in json.dumps(hidden), "a face-down stone leaked"
+        ws0.send_json({"type": "move", "move": "peek 4"})
+        peeker = until(ws0, update_with(3))
+        other = until(ws1, update_with(3))
+        watcher = until(spec, update_with(3))
+    assert peeker["view"]["revealed"] == {"slot": "4", "stone": "scale"}
+    for message in (other, watcher):
+        assert message["view"]["lines"][0][3] == "?"
+        assert "scale" not in json.dumps(message), "the peeked stone leaked"
+    assert client.get(f"/api/games/{created['id']}/record").status_code == 409
