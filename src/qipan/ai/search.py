@@ -176,10 +176,10 @@ class AlphaBetaAgent:
         mover = game.to_move(state)
         if mover is None:
             return _terminal_value(game, state, self._root, ply)
+        if mover == CHANCE:  # chance does not use up depth: the roll and the decision go together
+            return self._chance(state, depth, ply)
         if depth <= 0:
             return self.evaluate(game, state, self._root)
-        if mover == CHANCE:
-            return self._chance(state, depth, ply)
 
         key = self.key(state)
         entry = self.table.get(key)

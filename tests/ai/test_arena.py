@@ -1,0 +1,115 @@
+"""Arena statistics, seating, game running, records and the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from qipan.ai.arena import ArenaSpec, Summary, elo, outcome_for_a, play_game, run, seating, summarise, wilson
+from qipan.cli.arena import arena_command
+from qipan.core.errors import GameError
+from qipan.core.record import Record
+
+
+def test_wilson_interval_known_values() -> None:
+    # Wilson 95% intervals (z = 1.96) as tabulated e.g. by Newcombe (1998)
+    assert wilson(8, 10) == pytest.approx((0.4902, 0.9433), abs=1e-4)
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_elo_known_values() -> None:
+    assert elo(0.5) == 0.0
+    assert elo(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo(10 / 11) == pytest.approx(400.0)
+    assert elo(0.25) == pytest.approx(-190.85, abs=0.01)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+
+
+def test_summary_counts_draws_as_half() -> None:
+    s = Summary("x", "y")
+    for outcome in (1.0, 1.0, 1.0, 0.5, 0.0):
+        s.add(outcome)
+    assert (s.wins, s.draws, s.losses, s.games) == (3, 1, 1, 5)
+    assert s.score == 0.7
+    assert s.interval == wilson(3.5, 5)
+    assert s.elo == pytest.approx(elo(0.7))
+    data = s.to_json()
+    assert data["elo_interval"][0] < data["elo"] < data["elo_interval"][1]
+
+
+def test_seating_alternates_and_rotates() -> None:
+    assert [seating(i, 2) for i in range(4)] == [["a", "b"], ["b", "a"], ["a", "b"], ["b", "a"]]
+    for players in (3, 4, 6):
+        cycle = [seating(i, players) for i in range(2 * players)]
+        for seat in range(players):
+            column = [seats[seat] for seats in cycle]
+            assert column.count("a") == column.count("b") == players  # every seat equally often
+
+
+def test_outcome_for_a() -> None:
+    assert outcome_for_a(["a", "b"], [1.0, -1.0]) == 1.0
+    assert outcome_for_a(["b", "a"], [1.0, -1.0]) == 0.0
+    assert outcome_for_a(["a", "b"], [0.0, 0.0]) == 0.5
+    assert outcome_for_a(["a", "b", "a"], [-1.0, -1.0, 1.0]) == 1.0
+
+
+def test_play_game_saves_a_replayable_record(tmp_path: Path) -> None:
+    spec = ArenaSpec("abalone", "easy", "random", seed=5, records_dir=str(tmp_path))
+    result = play_game(spec, 1)
+    assert result.seats == ["B:random", "A:easy"]
+    assert result.reason == "rules" and result.outcome == 1.0  # greedy pushes random off
+    record = Record.load(result.record or "")
+    assert record.seed == 6 and record.players == ["B:random", "A:easy"]
+    assert len(record.replay()) == result.moves + 1
+    assert record.result is not None and record.result["returns"] == result.returns
+
+
+def test_move_limit_is_a_recorded_draw(tmp_path: Path) -> None:
+    spec = ArenaSpec("abalone", "random", "random", seed=1, max_moves=6, random_opening=2, records_dir=str(tmp_path))
+    results = list(run(spec, 2))
+    assert [r.reason for r in results] == ["move limit", "move limit"]
+    assert all(r.outcome == 0.5 and r.moves == 6 for r in results)
+    report = summarise(spec, results)
+    assert report["summary"]["draws"] == 2
+    record = Record.load(results[0].record or "")
+    assert record.result is not None and record.result["reason"] == "move limit"
+
+
+def test_same_seed_same_games() -> None:
+    spec = ArenaSpec("abalone", "medium", "random", seed=3, max_moves=20)
+    first = [r.returns for r in run(spec, 2)]
+    assert first == [r.returns for r in run(spec, 2)]
+
+
+def test_bad_agent_or_option_fails_before_playing() -> None:
+    with pytest.raises(GameError, match="no AI level 'genius'"):
+        list(run(ArenaSpec("abalone", "genius", "random"), 2))
+    with pytest.raises(GameError, match="no option"):
+        list(run(ArenaSpec("abalone", "easy", "random", options=(("nope", 1),)), 2))
+
+
+def test_cli_arena_with_two_jobs(tmp_path: Path) -> None:
+    app = typer.Typer()
+    app.command("arena")(arena_command)
+    app.command("other")(lambda: None)
+    out = tmp_path / "report.json"
+    records = tmp_path / "records"
+    result = CliRunner().invoke(app, [
+        "arena", "abalone", "--a", "easy", "--b", "random", "--games", "2", "--jobs", "2", "--seed", "7",
+        "--option", "quiet_move_limit=50", "--json", str(out), "--records", str(records),
+    ])
+    assert result.exit_code == 0, result.output
+    assert "W" in result.output and "Elo" in result.output
+    report = json.loads(out.read_text())
+    assert report["summary"]["games"] == 2 and report["options"] == {"quiet_move_limit": "50"}
+    assert sorted(p.name for p in records.iterdir()) == ["abalone-0001.json", "abalone-0002.json"]
+    bad = CliRunner().invoke(app, ["arena", "abalone", "--a", "easy", "--b", "nobody"])
+    assert bad.exit_code == 2 and "no AI level" in bad.output
