@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import random
 
-from kelighine_helpers import piece, position
-
 import qipan
 from qipan.ai import agent_levels, make_agent
 from qipan.core import Match
 from qipan.games.kelighine import Kelighine, State
 from qipan.games.kelighine.ai import LEVELS, evaluate, piece_value
+from tests.games.kelighine.kelighine_helpers import piece, position
 
 
 def game(**options: object) -> Kelighine:

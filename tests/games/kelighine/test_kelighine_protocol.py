@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from kelighine_helpers import piece, position
 
 import qipan
 from qipan.core import CHANCE, Match
 from qipan.core.errors import GameError
 from qipan.games.kelighine import Action, Kelighine
+from tests.games.kelighine.kelighine_helpers import piece, position
 
 
 def game(**options: object) -> Kelighine:

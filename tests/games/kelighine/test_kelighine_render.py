@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from kelighine_helpers import piece, position
 from rich.console import Console
 
 import qipan
 from qipan.cli.boards import renderer
 from qipan.cli.boards.kelighine import LAYOUT, render
 from qipan.games.kelighine import Kelighine
+from tests.games.kelighine.kelighine_helpers import piece, position
 
 
 def text_of(game: Kelighine, view: dict[str, object], last: str | None = None) -> str:

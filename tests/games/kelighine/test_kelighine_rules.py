@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from kelighine_helpers import cells, only, piece, position
 
 import qipan
 from qipan.core import CHANCE, Match
 from qipan.core.errors import GameError
 from qipan.games.kelighine import Kelighine, State
+from tests.games.kelighine.kelighine_helpers import cells, only, piece, position
 
 
 def game(**options: object) -> Kelighine:
