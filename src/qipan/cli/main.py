@@ -11,6 +11,7 @@ from qipan.cli.perft import perft_command
 from qipan.cli.play import PLAY_SETTINGS, play_command
 from qipan.cli.replay import replay_command
 from qipan.cli.simulate import simulate_command
+from qipan.server.cli import serve_command
 
 app = typer.Typer(
     help="qipan (棋盤): play, study and automate Abalone, Chinese Checkers, Kelighine, Sheng-Ke and Tellstones.",
@@ -23,6 +24,7 @@ app.command("replay")(replay_command)
 app.command("play", context_settings=PLAY_SETTINGS)(play_command)
 app.command("simulate")(simulate_command)
 app.command("arena")(arena_command)
+app.command("serve")(serve_command)
 app.add_typer(deck_app, name="deck")
 
 

@@ -7,8 +7,6 @@ from typing import Annotated
 
 import typer
 
-from qipan.server.store import normalise_url
-
 
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")] = "127.0.0.1",
@@ -25,6 +23,7 @@ def serve_command(
     import uvicorn
 
     from qipan.server.app import _safe_url, create_app
+    from qipan.server.store import normalise_url
 
     url = normalise_url(db)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     %(message)s")
