@@ -14,6 +14,10 @@ CASES: list[tuple[str, str | None, dict[str, Any]]] = [
     ("abalone", "standard", {}),
     ("abalone", "belgian-daisy", {}),
     ("abalone", "german-daisy", {"quiet_move_limit": 30}),
+    ("tellstones", "standard", {}),
+    ("tellstones", "standard", {"first_player": "random", "turn_limit": 12}),
+    ("tellstones", "two-lines", {}),
+    ("tellstones", "round-table", {}),
 ]
 
 

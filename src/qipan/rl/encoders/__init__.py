@@ -52,9 +52,46 @@ class Encoder(ABC):
         return np.zeros(self.shape, dtype=np.float32)
 
 
+class Layout:
+    """Named consecutive slices of a flat feature vector, for encoders of games without a
+    natural grid. ``parts`` are ``(name, size, meaning)``; :meth:`rows` documents them.
+
+    >>> layout = Layout(("scores", 2, "own, opponent"), ("phase", 3, "one-hot"))
+    >>> layout.size, layout["phase"]
+    (5, slice(2, 5, None))
+    """
+
+    def __init__(self, *parts: tuple[str, int, str]):
+        self.parts = parts
+        self.slices: dict[str, slice] = {}
+        start = 0
+        for name, size, _ in parts:
+            self.slices[name] = slice(start, start + size)
+            start += size
+        self.size = start
+
+    def __getitem__(self, name: str) -> slice:
+        return self.slices[name]
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(index range, name, meaning) per part."""
+        out = []
+        for name, size, meaning in self.parts:
+            part = self.slices[name]
+            span = str(part.start) if size == 1 else f"{part.start}–{part.stop - 1}"
+            out.append((span, name, meaning))
+        return out
+
+
+def relative(player: int, viewer: int, players: int) -> int:
+    """Seat ``player`` counted from the viewer: 0 is the viewer, 1 the next seat, ..."""
+    return (player - viewer) % players
+
+
 # Game id -> "module:Class", imported lazily like the game registry.
 _ENCODERS: dict[str, str] = {
     "abalone": "qipan.rl.encoders.abalone:AbaloneEncoder",
+    "tellstones": "qipan.rl.encoders.tellstones:TellstonesEncoder",
 }
 
 
@@ -74,4 +111,4 @@ def make_encoder(game: Game[Any, Any]) -> Encoder:
     return cls(game)
 
 
-__all__ = ["Encoder", "Observation", "encoded_games", "make_encoder"]
+__all__ = ["Encoder", "Layout", "Observation", "encoded_games", "make_encoder", "relative"]
