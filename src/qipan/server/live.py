@@ -92,6 +92,11 @@ class Client:
                 await self.task
 
 
+def dumps(message: dict[str, Any]) -> str:
+    """Compact JSON for the wire."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
 def parse_player(text: str) -> int | str:
     return int(text) if text.lstrip("-").isdigit() else text
 
@@ -109,6 +114,7 @@ class LiveGame:
         self.clients: set[Client] = set()
         self.agents: dict[int, Agent] = {}
         self._public: dict[int | None, list[dict[str, Any]]] = {}
+        self._actions: list[Any] = []  # the parsed action of each recorded move
         self._ai_task: asyncio.Task[None] | None = None
         self._clock_task: asyncio.Task[None] | None = None
         for seat, info in enumerate(row.seats):
@@ -154,13 +160,14 @@ class LiveGame:
     def public_moves(self, seat: int | None) -> list[dict[str, Any]]:
         """The move list as ``seat`` may see it (hidden chance outcomes masked by the game)."""
         done = self._public.setdefault(seat, [])
-        moves, states = self.match.moves, self.match.states
+        moves, states, actions = self.match.moves, self.match.states, self._actions
         del done[len(moves):]
+        del actions[len(moves):]
+        for ply in range(len(actions), len(moves)):
+            actions.append(self.game.parse_action(states[ply], moves[ply].text))
         for ply in range(len(done), len(moves)):
-            move, before = moves[ply], states[ply]
-            action = self.game.parse_action(before, move.text)
-            text = self.game.public_action_text(before, action, seat)
-            done.append({"ply": ply + 1, "player": move.player, "text": text})
+            text = self.game.public_action_text(states[ply], actions[ply], seat)
+            done.append({"ply": ply + 1, "player": moves[ply].player, "text": text})
         return done
 
     def clocks(self) -> list[float] | None:
@@ -265,7 +272,7 @@ class LiveGame:
         news = client.seat is not None and not self._seat_connected(client.seat)
         self.clients.add(client)
         client.start()
-        client.push(json.dumps(self.update(client.seat), ensure_ascii=False))
+        client.push(dumps(self.update(client.seat)))
         if news:
             self.broadcast(skip=client)
 
@@ -284,7 +291,7 @@ class LiveGame:
             if client is skip:
                 continue
             if client.seat not in cache:
-                cache[client.seat] = json.dumps(self.update(client.seat), ensure_ascii=False)
+                cache[client.seat] = dumps(self.update(client.seat))
             client.push(cache[client.seat])
 
     # -- changes ---------------------------------------------------------------------------------
