@@ -91,6 +91,7 @@ def relative(player: int, viewer: int, players: int) -> int:
 # Game id -> "module:Class", imported lazily like the game registry.
 _ENCODERS: dict[str, str] = {
     "abalone": "qipan.rl.encoders.abalone:AbaloneEncoder",
+    "chinese-checkers": "qipan.rl.encoders.chinese_checkers:ChineseCheckersEncoder",
     "tellstones": "qipan.rl.encoders.tellstones:TellstonesEncoder",
 }
 
