@@ -233,3 +233,20 @@ def test_static_files_from_a_given_directory(db_path: Any, tmp_path: Any) -> Non
     with TestClient(create_app(str(db_path), web_dir=empty)) as c:
         assert c.get("/").status_code == 404
         assert "not installed" in c.get("/").json()["error"]
+
+
+def test_finished_games_leave_memory_when_nobody_watches(client: TestClient) -> None:
+    created = create(client)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect(seat_path(created, 0)) as ws:
+        until(ws, update_with(0))
+        ws.send_json({"type": "resign"})
+        until(ws, lambda m: m["result"] is not None)
+        assert created["id"] in hub.games  # watched
+    assert created["id"] not in hub.games
+    assert client.get(f"/api/games/{created['id']}").json()["status"] == "finished"
+    assert client.get(f"/api/games/{created['id']}/replay/0").status_code == 200
+    assert created["id"] not in hub.games
+    with client.websocket_connect(seat_path(created, None)) as ws:
+        assert until(ws, lambda m: m["type"] == "update")["result"]["reason"] == "resignation"
+    assert created["id"] not in hub.games

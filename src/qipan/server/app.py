@@ -145,29 +145,40 @@ def create_app(
             })
         return summaries
 
+    @contextlib.asynccontextmanager
+    async def game_for(request: Request, game_id: str) -> AsyncIterator[LiveGame]:
+        """The game, loaded for this request and released afterwards if it is over and unwatched."""
+        hub = hub_of(request)
+        live = await hub.get(game_id)
+        try:
+            yield live
+        finally:
+            hub.release(live)
+
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
-        return (await hub_of(request).get(game_id)).summary()
+        async with game_for(request, game_id) as live:
+            return live.summary()
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(request: Request, game_id: str) -> dict[str, Any]:
-        live = await hub_of(request).get(game_id)
-        if not live.match.over:
-            raise Conflict("the record is available once the game is over (it would reveal hidden information)")
-        record: dict[str, Any] = live.match.record().to_json()
-        record["id"] = live.id
-        return record
+        async with game_for(request, game_id) as live:
+            if not live.match.over:
+                raise Conflict("the record is available once the game is over (it would reveal hidden information)")
+            record: dict[str, Any] = live.match.record().to_json()
+            record["id"] = live.id
+            return record
 
     @app.get("/api/games/{game_id}/replay/{ply}")
     async def replay_frame(request: Request, game_id: str, ply: int) -> dict[str, Any]:
-        return (await hub_of(request).get(game_id)).frame(ply)
+        async with game_for(request, game_id) as live:
+            return live.frame(ply)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(request: Request, game_id: str) -> dict[str, Any]:
         body = await json_body(request)
-        hub = hub_of(request)
-        live = await hub.get(game_id)
-        new, seat, token = await hub.rematch(live, body.get("token"))
+        async with game_for(request, game_id) as live:
+            new, seat, token = await hub_of(request).rematch(live, body.get("token"))
         tokens: list[str | None] = [None] * len(new.row.seats)
         tokens[seat] = token
         reply = created_reply(new, tokens)

@@ -270,6 +270,7 @@ class LiveGame:
     def join(self, client: Client) -> None:
         """Add a connection and send it the current update (everyone hears of a new seat)."""
         news = client.seat is not None and not self._seat_connected(client.seat)
+        self.hub.games.setdefault(self.id, self)  # a finished game may have been released meanwhile
         self.clients.add(client)
         client.start()
         client.push(dumps(self.update(client.seat)))
@@ -556,6 +557,11 @@ class Hub:
             live.after_change()
             count += 1
         return count
+
+    def release(self, live: LiveGame) -> None:
+        """Forget a finished game nobody is watching (it was loaded for one request)."""
+        if live.match.over and not live.clients:
+            self.unload(live)
 
     def unload(self, live: LiveGame) -> None:
         if self.games.get(live.id) is live:
