@@ -19,6 +19,8 @@ CASES: list[tuple[str, str | None, dict[str, Any]]] = [
     ("chinese-checkers", "standard", {"players": 6, "chain": False, "other_corners": "forbidden"}),
     ("chinese-checkers", "capture", {"players": 3}),
     ("chinese-checkers", "capture", {"players": 1}),
+    ("shengke", "standard", {}),
+    ("shengke", "standard", {"turns": 6, "first": "1", "first_bonus": 0}),
     ("tellstones", "standard", {}),
     ("tellstones", "standard", {"first_player": "random", "turn_limit": 12}),
     ("tellstones", "two-lines", {}),
