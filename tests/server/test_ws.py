@@ -3,6 +3,7 @@ AI seats, clocks. Every check reads the actual messages a connection receives.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from typing import Any
@@ -306,3 +307,49 @@ def test_tellstones_face_down_stone_and_peek_stay_with_the_peeker(client: TestCl
         assert message["view"]["lines"][0][3] == "?"
         assert "scale" not in json.dumps(message), "the peeked stone leaked"
     assert client.get(f"/api/games/{created['id']}/record").status_code == 409
+
+
+ALL_GAMES = [
+    ("abalone", None, {}),
+    ("chinese-checkers", None, {"players": 3}),
+    ("kelighine", None, {"players": 3}),
+    ("kelighine", None, {"version": 2}),
+    ("shengke", None, {}),
+    ("tellstones", None, {}),
+    ("tellstones", "round-table", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "variant", "options"), ALL_GAMES)
+def test_every_game_plays_over_websockets_with_its_own_view_per_seat(
+    client: TestClient, name: str, variant: str | None, options: dict[str, Any]
+) -> None:
+    game = qipan.load(name, variant, options)
+    body: dict[str, Any] = {"variant": variant, "options": options, "seed": 12}
+    created = create(client, game=name, **body)
+    assert len(created["seats"]) == game.num_players
+    match = server_match(client, created["id"])
+    seats: list[int | None] = [*range(game.num_players), None]
+    with contextlib.ExitStack() as stack:
+        sockets = {s: stack.enter_context(client.websocket_connect(seat_path(created, s))) for s in seats}
+        latest = {s: until(ws, lambda m: m["type"] == "update") for s, ws in sockets.items()}
+        for _ in range(12):
+            if match.to_move is None:
+                break
+            mover = match.to_move
+            n = len(match.moves)
+            sockets[mover].send_json({"type": "move", "move": match.legal_texts()[-1]})
+            target = len(until(sockets[mover], lambda m, n=n: m["type"] == "update" and len(m["moves"]) > n)["moves"])
+            for seat, ws in sockets.items():
+                latest[seat] = until(ws, update_with(target)) if seat != mover else latest[seat]
+            state = match.states[target]
+            for seat in seats:
+                if seat == mover:
+                    continue
+                message = latest[seat]
+                assert message["view"] == game.view(state, seat)
+                assert message["legal"] == (match.legal_texts() if match.to_move == seat else [])
+                expected_to_move = "chance" if match.to_move == qipan.CHANCE else match.to_move
+                assert message["to_move"] == expected_to_move
+                assert [m["ply"] for m in message["moves"]] == list(range(1, target + 1))
+    assert len(match.moves) >= 1
