@@ -220,3 +220,15 @@ def test_action_ids_round_trip() -> None:
     assert [game.action_from_id(state, i) for i in ids] == list(game.legal_actions(state))
     with pytest.raises(GameError, match="not an Abalone action id"):
         game.action_from_id(state, -1)
+
+
+@pytest.mark.parametrize(("black", "white", "move", "text"), [
+    ("e1 e2 e3", "e4 e5", "e1e2", "black e1e2: 3 marbles east, pushing 2"),
+    ("e5 e6 e7", "e8 e9", "e5e6", "black e5e6: 3 marbles east, pushing 2 (one off the board)"),
+    ("e4 e5 e6", "i9", "e4e6f4", "black e4e6f4: 3 marbles broadside north-west"),
+    ("c3", "i9", "c3d4", "black c3d4: 1 marble north-east"),
+])
+def test_describe_action(black: str, white: str, move: str, text: str) -> None:
+    game = Abalone()
+    state = position(black, white)
+    assert game.describe_action(state, game.parse_action(state, move)) == text

@@ -15,7 +15,6 @@ from qipan.games.abalone.board import (
     cell_index,
     cell_name,
     cells_of,
-    opposite,
 )
 from qipan.games.abalone.layouts import LAYOUTS
 from qipan.games.abalone.moves import (
@@ -251,22 +250,23 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
         }
 
     def describe_action(self, state: AbaloneState, action: AbaloneMove) -> str:
+        """E.g. ``black c3d3: 3 marbles north-west, pushing 1 (off the board)``."""
         colour = PLAYERS[state.turn]
-        after = self.next_state(state, action)
-        before_opp = state.white if state.turn == 0 else state.black
-        after_opp = after.white if state.turn == 0 else after.black
-        if action.inline:
-            own = state.black if state.turn == 0 else state.white
-            size, cell = 1, action.first + DELTAS[action.direction]
-            while own >> cell & 1 and size < 3:
-                size, cell = size + 1, cell + DELTAS[action.direction]
-            text = f"{colour} {action}: {size} marble{'s' * (size > 1)} {direction_name(action.direction)}"
-            pushed = (before_opp & ~after_opp).bit_count() + (after_opp & ~before_opp).bit_count()
-            if before_opp != after_opp:
-                out = before_opp.bit_count() - after_opp.bit_count()
-                text += ", pushing" + (" a marble off the board" if out else f" {max(1, pushed // 2)}")
-            return text
-        return f"{colour} {action}: {action.size} marbles broadside {direction_name(action.direction)}"
+        way = direction_name(action.direction)
+        if not action.inline:
+            return f"{colour} {action}: {action.size} marbles broadside {way}"
+        own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+        delta = DELTAS[action.direction]
+        size, cell = 1, action.first + delta
+        while size < 3 and own >> cell & 1:
+            size, cell = size + 1, cell + delta
+        pushed = 0
+        while cell in NAMES and opp >> cell & 1:
+            pushed, cell = pushed + 1, cell + delta
+        text = f"{colour} {action}: {size} marble{'s' * (size > 1)} {way}"
+        if pushed:
+            text += f", pushing {pushed}" + (" (one off the board)" if cell not in NAMES else "")
+        return text
 
     # -- integer actions -------------------------------------------------------------------------
 
@@ -281,4 +281,4 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
         return move_from_id(action_id)
 
 
-__all__ = ["Abalone", "AbaloneMove", "AbaloneState", "opposite"]
+__all__ = ["Abalone", "AbaloneMove", "AbaloneState"]
