@@ -353,3 +353,18 @@ def test_every_game_plays_over_websockets_with_its_own_view_per_seat(
                 assert message["to_move"] == expected_to_move
                 assert [m["ply"] for m in message["moves"]] == list(range(1, target + 1))
     assert len(match.moves) >= 1
+
+
+@pytest.mark.parametrize(("name", "options"), [("tellstones", {"turn_limit": 6}), ("shengke", {"turns": 2})])
+def test_ai_against_ai_plays_to_the_end_while_a_spectator_watches(
+    client: TestClient, name: str, options: dict[str, Any]
+) -> None:
+    created = create(client, game=name, options=options, seed=2,
+                     seats=[{"kind": "ai", "level": "easy"}, {"kind": "ai", "level": "random"}])
+    assert all("token" not in s for s in created["seats"])
+    with client.websocket_connect(seat_path(created, None)) as ws:
+        final = until(ws, lambda m: m["type"] == "update" and m["result"] is not None, limit=500)
+    assert final["to_move"] is None and final["legal"] == []
+    record = client.get(f"/api/games/{created['id']}/record").json()
+    assert len(record["moves"]) == len(final["moves"])
+    assert record["result"] == final["result"]
