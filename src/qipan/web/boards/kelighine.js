@@ -160,6 +160,9 @@ export function create(host, extra, { seat }) {
       pieces.forEach((p, i) => {
         const dx = (i - (pieces.length - 1) / 2) * 0.09 * R;
         const g = s("g", { "data-cell": cell, "data-piece": p.player, class: `piece${sources.has(cell) ? " clickable" : ""}` });
+        const laps = Object.entries(p.laps || {}).map(([tier, done]) => `${tier}${done ? "✓" : "·"}`).join(" ");
+        const lap = p.lap_progress ? ` · lap ${p.lap_progress.steps}/${p.lap_progress.of}` : "";
+        g.append(s("title", { text: `player ${p.player + 1} on ${cell} · laps ${laps}${lap}${p.coin ? ` · coin on ${p.coin}` : ""}` }));
         const w = 0.1 * R;
         g.append(s("rect", { x: x + dx - w / 2 + 2, y: y - w / 2 + 3, width: w, height: w, rx: 5, fill: "rgba(0,0,0,.35)" }),
           s("rect", { x: x + dx - w / 2, y: y - w / 2, width: w, height: w, rx: 5, fill: COLORS[p.player], stroke: "#fff", "stroke-width": 2 }),
