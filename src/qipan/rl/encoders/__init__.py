@@ -92,6 +92,7 @@ def relative(player: int, viewer: int, players: int) -> int:
 _ENCODERS: dict[str, str] = {
     "abalone": "qipan.rl.encoders.abalone:AbaloneEncoder",
     "chinese-checkers": "qipan.rl.encoders.chinese_checkers:ChineseCheckersEncoder",
+    "kelighine": "qipan.rl.encoders.kelighine:KelighineEncoder",
     "shengke": "qipan.rl.encoders.shengke:ShengKeEncoder",
     "tellstones": "qipan.rl.encoders.tellstones:TellstonesEncoder",
 }
