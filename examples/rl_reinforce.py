@@ -1,11 +1,16 @@
 """Train a linear softmax policy with REINFORCE (numpy only) against a built-in AI level.
 
-    python examples/rl_reinforce.py --game kelighine --opponent random --episodes 400
+    python examples/rl_reinforce.py                      # Tellstones against random moves
+    python examples/rl_reinforce.py --opponent easy --episodes 600
 
 The learner sees only its PettingZoo observation (the encoded view) and the action mask; the
 opponent is ``qipan.ai.make_agent(game, level)``, which sees only its own view. Seats alternate
 between episodes. Rewards come at the end (+1/-1/0), episodes are truncated after ``--max-steps``
 decisions (reward 0). Before and after training the script prints the learner's win rate.
+
+Measured (seed 0, about 25 s): against ``random`` the win rate goes from 48% to 78% in 300
+episodes; against ``easy`` (a forgetful memory model) from 2.5% to 6% in 600 — a
+memoryless linear policy cannot track face-down stones.
 """
 
 from __future__ import annotations
@@ -88,10 +93,10 @@ def win_rate(env: QipanEnv, policy: LinearPolicy, level: str, games: int, seed: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="kelighine")
+    parser.add_argument("--game", default="tellstones")
     parser.add_argument("--variant", default=None)
     parser.add_argument("--opponent", default="random", help="AI level: random, easy, ...")
-    parser.add_argument("--episodes", type=int, default=400)
+    parser.add_argument("--episodes", type=int, default=300)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--max-steps", type=int, default=400)
     parser.add_argument("--lr", type=float, default=0.01)

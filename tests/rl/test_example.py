@@ -10,6 +10,6 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rl_reinforce.py"
 
 
 def test_example_trains_and_prints_win_rates() -> None:
-    args = ["--game", "abalone", "--episodes", "2", "--eval-games", "2", "--max-steps", "20"]
+    args = ["--episodes", "4", "--eval-games", "4", "--opponent", "easy"]
     out = subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, check=True).stdout
     assert "untrained policy wins" in out and "trained policy wins" in out
