@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from qipan.ai.agent import Agent, GreedyAgent
+from qipan.ai.search import AlphaBetaAgent, BestReplyAgent
 from qipan.core.game import Game
 from qipan.games.chinese_checkers.game import ChineseCheckers, ChineseCheckersState
 
@@ -84,6 +85,49 @@ def _place_value(place: int, players: int) -> float:
     return 1 - 2 * place / (players - 1)
 
 
+def lead(game: Game[Any, Any], state: Any, player: int) -> float:
+    """The race lead alone (centred, no place offset): for MCTS, which squashes it with tanh."""
+    assert isinstance(game, ChineseCheckers)
+    if state.turn is None:
+        return WIN * game.returns(state)[player]
+    if game.capture:
+        return evaluate(game, state, player)
+    costs = race_costs(game, state)
+    others = [costs[p] for p in range(game.num_players) if p != player]
+    return sum(others) / len(others) - costs[player]
+
+
+def order(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
+    """Moves that gain the most distance towards the mover's target first."""
+    assert isinstance(game, ChineseCheckers)
+    if state.turn is None or game.capture:
+        return actions
+    table = game.distance_table(state.turn)
+    return sorted(actions, key=lambda m: table[m.end] - table[m.start] if m.start >= 0 else 0)
+
+
+def with_turn(state: Any, player: int) -> Any:
+    """The position with ``player`` to move (for best-reply search), None if they finished."""
+    if player in state.finished:
+        return None
+    return state._replace(turn=player)
+
+
+def _search_level(name: str, depth: int, time_limit: float) -> Callable[[Game[Any, Any]], Agent]:
+    """Two players: alpha-beta. More: best-reply search (one merged opponent layer)."""
+
+    def make(game: Game[Any, Any]) -> Agent:
+        if game.num_players == 2:
+            return AlphaBetaAgent(evaluate, depth=depth, time_limit=time_limit, order=order, name=name)
+        return BestReplyAgent(lead, with_turn, depth=depth, time_limit=time_limit, order=order, name=name)
+
+    return make
+
+
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: GreedyAgent(evaluate, name="easy"),
+    "medium": _search_level("medium", 2, 2.0),
+    "hard": _search_level("hard", 3, 3.0),
 }
+"""easy: greedy one ply. medium/hard: depth 2/3 (capped at 2/3 s) of alpha-beta with two
+players, of best-reply search with more."""
