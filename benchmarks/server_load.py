@@ -46,7 +46,7 @@ def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=2).status_code == 200:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games?limit=1", timeout=2).status_code == 200:
                 return proc
         except httpx.HTTPError:
             time.sleep(0.2)

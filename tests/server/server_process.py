@@ -43,7 +43,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
             try:
-                if httpx.get(f"{self.base}/api/meta", timeout=2).status_code == 200:
+                if httpx.get(f"{self.base}/api/games?limit=1", timeout=2).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -73,8 +75,15 @@ def game_info(name: str) -> dict[str, Any]:
     }
 
 
+@functools.cache
+def _meta_json() -> str:
+    return json.dumps({"games": [game_info(name) for name in available_games()]})
+
+
 def meta() -> dict[str, Any]:
-    return {"games": [game_info(name) for name in available_games()]}
+    """Every available game's description (computed once per process)."""
+    data: dict[str, Any] = json.loads(_meta_json())
+    return data
 
 
 def build_game(body: Mapping[str, Any]) -> Game[Any, Any]:
