@@ -157,3 +157,25 @@ def test_bad_arguments_are_refused() -> None:
         qipan.rl.env("abalone", max_steps=0)
     with pytest.raises(qipan.GameError, match="no variant"):
         qipan.rl.env("abalone", "nonsense")
+
+
+CHANCE_GAMES = [("kelighine", {}), ("shengke", {}), ("tellstones", {"first_player": "random"})]
+
+
+@pytest.mark.parametrize(("name", "options"), CHANCE_GAMES)
+def test_the_seed_drives_chance(name: str, options: dict[str, Any]) -> None:
+    """Different seeds give different chance outcomes; the same seed the same ones."""
+    runs = {}
+    for seed in (0, 1, 2, 3, 4, 0):
+        env = qipan.rl.env(name, **options)
+        env.reset(seed=seed)
+        rng = random.Random(99)
+        seen = []
+        for _ in range(12):
+            if any(env.terminations.values()):
+                break
+            seen.append(env.game.state_to_json(env.game_state))
+            env.step(rng.choice(env.legal_action_ids()))
+        runs.setdefault(seed, []).append(repr(seen))
+    assert runs[0][0] == runs[0][1]
+    assert len({r[0] for r in runs.values()}) > 1

@@ -17,6 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
+try:
+    import gymnasium  # noqa: F401
+    import numpy  # noqa: F401
+    import pettingzoo  # type: ignore[import-untyped,unused-ignore] # noqa: F401
+except ModuleNotFoundError as exc:  # pragma: no cover - depends on the installation
+    raise ModuleNotFoundError(
+        f"qipan.rl needs {exc.name}, which is not installed: pip install 'qipan[rl]'", name=exc.name
+    ) from exc
+
 from qipan.core.registry import load
 from qipan.rl.encoders import Encoder, encoded_games, make_encoder
 from qipan.rl.env import QipanEnv
