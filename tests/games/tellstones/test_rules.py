@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import qipan
 from qipan.core import CHANCE, GameError
 from qipan.games.tellstones import Tellstones
 from qipan.games.tellstones.game import State
+from qipan.games.tellstones.stones import HIDE, PEEK, PLACE, SWAP, Action
 
 
 def play(game: Tellstones, *moves: str, state: State | None = None) -> State:
@@ -368,6 +371,10 @@ def test_turn_limit_scores_the_game() -> None:
     ("peek 3 friend", "only 'partner'"),
     ("swap 3 3", "two different"),
     ("first 9", "first takes a seat"),
+    ("hide \u00b2", "not a slot"),  # a digit to isdigit(), not to int()
+    ("swap 1 b\u00b3", "not a slot"),
+    ("place crown \u00b2", "not a slot"),
+    ("first \u00b9", "first takes a seat"),
 ])
 def test_unreadable_moves(game: Tellstones, text: str, message: str) -> None:
     with pytest.raises(GameError, match=message):
@@ -425,3 +432,53 @@ def test_bad_state_json_is_refused(game: Tellstones, mutate: object, message: st
     mutate(data)  # type: ignore[operator]
     with pytest.raises(GameError, match=message):
         game.state_from_json(data)
+
+
+@pytest.mark.parametrize("action", [
+    Action(99),
+    Action(-1),
+    Action(HIDE, 0, 9),
+    Action(SWAP, 0, 3, -2),
+    Action(PLACE, 0, 2, symbol=7),
+    Action(PEEK, 0, 3, 5),
+    "hide 3",
+])
+def test_malformed_actions_are_refused_with_a_game_error(game: Tellstones, action: object) -> None:
+    state = play(game, "place crown 3", "hide 3")
+    with pytest.raises(GameError, match="not a Tellstones action"):
+        game.apply(state, action)  # type: ignore[arg-type]
+
+
+def inconsistent(data: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    return {**data, **changes}
+
+
+FULL_UP = [None, None, None, "scale", "crown", None, None]
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"phase": "prove", "actor": 0, "lines": [FULL_UP]}, "face-down stone"),
+    ({"phase": "answer-boast", "boaster": 0, "actor": 1, "lines": [FULL_UP]}, "face-down stone"),
+    ({"phase": "answer-boast", "boaster": 1, "actor": 0}, "boaster"),
+    ({"phase": "answer-counter", "boaster": 0, "actor": 0}, "counter"),
+    ({"phase": "answer-challenge", "challenged": "3", "actor": 0}, "answer"),
+    ({"actor": 1}, "actor"),
+    ({"scores": [3, 0]}, "game is over"),
+    ({"scores": [True, 0]}, "scores"),
+    ({"turn": -3}, "turn"),
+    ({"peeks_left": -5}, "peeks"),
+    ({"peek_allowance": 7}, "peek_allowance"),
+    ({"catch_up": "ab"}, "catch_up"),
+    ({"phase": "peeking", "peeked": ["5"], "peeks_left": 2, "peek_allowance": 3}, "face-down"),
+    ({"phase": "peeking", "peeked": ["3"], "peeks_left": 0, "peek_allowance": 3}, "peeks"),
+    ({"phase": "peeking", "peeked": ["3"], "peeks_left": 2, "peek_allowance": 1}, "peeks"),
+    ({"end": "proof"}, "end"),
+    ({"phase": "over", "winner": 0, "end": None}, "end"),
+    ({"phase": "over", "winner": 2, "end": "proof"}, "draw"),
+])
+def test_inconsistent_state_json_is_refused(game: Tellstones, changes: dict[str, Any],
+                                            message: str) -> None:
+    data = game.state_to_json(play(game, "place crown 3", "hide 3", "hide 4", "swap 3 4"))
+    assert game.state_from_json(data).phase == 1  # the untouched state loads
+    with pytest.raises(GameError, match=message):
+        game.state_from_json(inconsistent(data, **changes))

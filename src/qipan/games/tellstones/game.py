@@ -34,6 +34,7 @@ from qipan.games.tellstones.stones import (
     FIRST,
     HIDE,
     KIND_WORDS,
+    LINE_LETTERS,
     NAME,
     PEEK,
     PLACE,
@@ -239,7 +240,19 @@ class Tellstones(Game[State, Action]):
     def is_legal(self, state: State, action: Action) -> bool:
         return isinstance(action, Action) and action in self.legal_actions(state)
 
+    @staticmethod
+    def well_formed(action: object) -> bool:
+        """Whether ``action`` is an :class:`Action` whose fields are in range (legal or not)."""
+        if not isinstance(action, Action) or not all(type(v) is int for v in action):
+            return False
+        kind, line, a, b, symbol = action
+        return (0 <= kind < len(KIND_WORDS) and 0 <= line < len(LINE_LETTERS)
+                and 0 <= a < SLOTS and 0 <= symbol < len(SYMBOLS)
+                and (b in (0, 1) if kind == PEEK else 0 <= b < SLOTS))
+
     def explain_illegal(self, state: State, action: Action) -> str:
+        if not self.well_formed(action):
+            return f"not a Tellstones action: {action!r}"
         phase = state.phase
         kind = action.kind
         who = self.player_name(state.actor)
@@ -400,6 +413,8 @@ class Tellstones(Game[State, Action]):
     # -- notation --------------------------------------------------------------------------------
 
     def action_text(self, state: State, action: Action) -> str:
+        if not self.well_formed(action):
+            return repr(action)
         kind = action.kind
         word = KIND_WORDS[kind]
         where = self.label(action.line, action.a)
@@ -476,7 +491,7 @@ class Tellstones(Game[State, Action]):
         if kind == NAME:
             return Action(NAME, symbol=parse_symbol(rest[0]))
         if kind == FIRST:
-            if not rest[0].isdigit() or int(rest[0]) >= self.players:
+            if not rest[0].isdecimal() or int(rest[0]) >= self.players:
                 raise GameError(f"first takes a seat 0..{self.players - 1}")
             return Action(FIRST, a=int(rest[0]))
         return Action(kind)
@@ -722,8 +737,9 @@ class Tellstones(Game[State, Action]):
                 raise GameError("the stones of a line must form one unbroken row")
             lines.append(tuple(line))
         phase = PHASES.index(data["phase"])
-        scores = [int(x) for x in data["scores"]]
-        if len(scores) != 2 or not all(0 <= x <= TARGET for x in scores):
+        scores = data["scores"]
+        if not isinstance(scores, list) or len(scores) != 2 or not all(
+                type(x) is int and 0 <= x <= TARGET for x in scores):
             raise GameError(f"scores are two numbers 0..{TARGET}")
         n = self.players
 
@@ -734,9 +750,17 @@ class Tellstones(Game[State, Action]):
 
         turn_player = seat(data["turn_player"])
         actor = turn_player if phase in (START, OVER) else seat(data["actor"])
-        catch_up = tuple(bool(x) for x in data["catch_up"])
-        if len(catch_up) != n:
-            raise GameError(f"catch_up has one flag per seat ({n})")
+        raw_catch_up = data["catch_up"]
+        if not isinstance(raw_catch_up, list) or len(raw_catch_up) != n or not all(
+                isinstance(x, bool) for x in raw_catch_up):
+            raise GameError(f"catch_up has one true/false flag per seat ({n})")
+        catch_up = tuple(raw_catch_up)
+        counters = {key: data[key] for key in ("turn", "ply", "peeks_left")}
+        for key, value in counters.items():
+            if type(value) is not int or value < 0:
+                raise GameError(f"{key} must be a whole number 0 or more, not {value!r}")
+        if data["peek_allowance"] not in (1, 3):
+            raise GameError("peek_allowance is 1 or 3")
         peeked = tuple(parse_slot(x, self.lines) for x in data["peeked"])
         challenged = data["challenged"]
         target = None if challenged is None else parse_slot(challenged, self.lines)
@@ -747,21 +771,56 @@ class Tellstones(Game[State, Action]):
         end = ENDS.index(data["end"] or "")
         state = State(
             lines=tuple(lines), scores=(scores[0], scores[1]), phase=phase, actor=actor,
-            turn_player=turn_player, turn=int(data["turn"]), ply=int(data["ply"]), catch_up=catch_up,
-            bonus=data["peek_allowance"] == 3, peeks_left=int(data["peeks_left"]), peeked=peeked,
+            turn_player=turn_player, turn=counters["turn"], ply=counters["ply"], catch_up=catch_up,
+            bonus=data["peek_allowance"] == 3, peeks_left=counters["peeks_left"], peeked=peeked,
             target=target, boaster=boaster, winner=winner, end=end,
         )
-        if phase == ANSWER_CHALLENGE and (target is None or lines[target[0]][target[1]] >= 0):
-            raise GameError("a challenge must point at a face-down stone")
-        if phase in (ANSWER_BOAST, ANSWER_COUNTER) and boaster < 0:
-            raise GameError("a boast being answered needs its boaster")
-        if phase == PEEKING and not peeked:
-            raise GameError("a series of peeks starts with a peek")
+        self._check_consistent(state)
         last = data["last"]
         if last is not None:
             who = CHANCE if last["player"] == "chance" else seat(last["player"])
             state = replace(state, last=(who, self.read_action(last["action"])))
         return state
+
+    def _check_consistent(self, state: State) -> None:
+        """Refuse a state no game can reach (every rule below holds after every action)."""
+        phase, turn_player = state.phase, state.turn_player
+        answerer = self._answerer(turn_player)
+        down = any(v < 0 for line in state.lines for v in line)
+        if (phase == OVER) != (state.end > 0):
+            raise GameError("end says how a game ended: set exactly when the phase is over")
+        if state.winner == 2 and ENDS[state.end] != "turn-limit":
+            raise GameError("only the turn limit ends in a draw (winner 2)")
+        if phase != OVER and max(state.scores) >= TARGET:
+            raise GameError(f"a side with {TARGET} points has won: the game is over")
+        if phase in (TURN, PEEKING) and state.actor != turn_player:
+            raise GameError(f"the actor of a turn is its turn_player ({turn_player})")
+        if (phase == ANSWER_CHALLENGE) != (state.target is not None):
+            raise GameError("challenged is set exactly while a challenge is answered")
+        if phase == ANSWER_CHALLENGE:
+            assert state.target is not None
+            if state.lines[state.target[0]][state.target[1]] >= 0:
+                raise GameError("a challenge must point at a face-down stone")
+            if state.actor != answerer:
+                raise GameError(f"the next player ({answerer}) must answer the challenge")
+        if phase in (ANSWER_BOAST, ANSWER_COUNTER, PROVE) and not down:
+            raise GameError("a boast needs at least one face-down stone")
+        if phase == ANSWER_BOAST and (state.boaster, state.actor) != (turn_player, answerer):
+            raise GameError(f"the boaster is the turn player ({turn_player}), answered by the "
+                            f"next player ({answerer})")
+        if phase == ANSWER_COUNTER and (state.boaster, state.actor) != (answerer, turn_player):
+            raise GameError(f"a counter-boast comes from the next player ({answerer}) and is "
+                            f"answered by the boaster ({turn_player})")
+        if phase not in (ANSWER_BOAST, ANSWER_COUNTER) and state.boaster >= 0:
+            raise GameError("boaster is set only while a boast or counter-boast is answered")
+        if phase == PEEKING:
+            if not state.bonus or not state.peeked or state.peeks_left + len(state.peeked) != 3:
+                raise GameError("a series of peeks has peek_allowance 3 and peeks_left + peeked = 3")
+            if len(set(state.peeked)) != len(state.peeked) or any(
+                    state.lines[n][i] >= 0 for n, i in state.peeked):
+                raise GameError("peeked lists different face-down stones")
+        elif state.peeked or state.peeks_left:
+            raise GameError("peeked and peeks_left are empty outside a series of peeks")
 
     def read_action(self, text: str) -> Action:
         """Parse canonical notation (as in a view's ``last`` field) without a state.

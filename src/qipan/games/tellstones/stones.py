@@ -69,7 +69,7 @@ def parse_slot(text: str, lines: int) -> tuple[int, int]:
         word = word[1:]
     elif lines > 1:
         raise GameError(f"slot {text!r} needs its line: a1..a7 or b1..b7")
-    if not word.isdigit() or not 1 <= int(word) <= SLOTS or line >= lines:
+    if not word.isdecimal() or not 1 <= int(word) <= SLOTS or line >= lines:
         allowed = "1..7" if lines == 1 else "a1..a7 or b1..b7"
         raise GameError(f"{text!r} is not a slot; slots are {allowed}")
     return line, int(word) - 1
