@@ -85,8 +85,8 @@ def test_a_whole_session(engine: Engine) -> None:
 
 def test_load_and_finish(engine: Engine) -> None:
     engine.send(cmd="new", game="abalone")
-    state = {"black": "g5 h5 a1 a2 a3 a4 a5 b1 b2".split(),
-             "white": "i5 c5 c6 c7 d5 d6 d7 e6 e7".split(), "turn": "black"}
+    state = {"black": ["g5", "h5", "a1", "a2", "a3", "a4", "a5", "b1", "b2"],
+             "white": ["i5", "c5", "c6", "c7", "d5", "d6", "d7", "e6", "e7"], "turn": "black"}
     assert engine.send(cmd="load", state=state) == {"ok": True, "to_move": 0}
     end = engine.send(cmd="play", move="g5h5")
     assert end["to_move"] is None and end["result"]["returns"] == [1.0, -1.0]
