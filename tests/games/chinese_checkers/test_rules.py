@@ -434,6 +434,44 @@ def test_parse_path() -> None:
         game.parse_action(state, "i5-g5-i9")
 
 
+def test_contract_notation_example_d2_f3() -> None:
+    """The contract writes a move as ``d2-f3``. d2 and f3 are not on one line, so it is no step
+    or single jump; it is a two-jump chain (d2 over e6 to f5, then over f4 to f3) where those
+    pivots stand. The contract's path ``d2-f2-h4`` can never be a path: d2-f2 is no line."""
+    game = cc()
+    state = position({"d2": 0, "e6": 1, "f4": 1})
+    move = game.parse_action(state, "d2-f3")
+    assert move in game.legal_actions(state)
+    assert game.move_path(state, move) == ["d2", "f5", "f3"]
+    assert game.describe_action(state, move) == "red: d2-f5-f3 (2 jumps)"
+    assert "f3" not in ends(game, position({"d2": 0, "e6": 1}), "d2")
+    with pytest.raises(GameError, match="d2-f2 is not a jump"):
+        game.parse_action(state, "d2-f2-h4")
+
+
+def test_parse_path_respects_the_options() -> None:
+    # A written path must be a real chain under the options: no landing in a forbidden point...
+    forbidden = cc(other_corners="forbidden")
+    # e5-g3 is legal (over f5 to g5, over g4 to g3), but not through e3 in point 6.
+    state = position({"e5": 0, "e4": 1, "f3": 1, "f5": 1, "g4": 1})
+    assert forbidden.move_path(state, forbidden.parse_action(state, "e5-g3")) == ["e5", "g5", "g3"]
+    assert forbidden.parse_action(state, "e5-g5-g3") == Move(hole_index("e5"), hole_index("g3"))
+    with pytest.raises(GameError, match="e3 is in point 6"):
+        forbidden.parse_action(state, "e5-e3-g3")
+    # ...and only one jump with chain=false.
+    single = cc(chain=False)
+    state = position({"i5": 0, "h5": 1, "h4": 1, "i6": 1})
+    with pytest.raises(GameError, match="chain=false"):
+        single.parse_action(state, "i5-g5-i3")
+    assert single.parse_action(state, "i5-g5") == Move(hole_index("i5"), hole_index("g5"))
+
+
+@pytest.mark.parametrize("text", [None, 5, b"d2-e6"])
+def test_parse_non_text(text: object) -> None:
+    with pytest.raises(GameError, match="cannot read move"):
+        cc().parse_action(cc().initial_state(), text)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("text", ["", "d2", "d2-", "z2-e6", "d2-e66", "hello", "d9-e6"])
 def test_parse_errors(text: str) -> None:
     with pytest.raises(GameError):

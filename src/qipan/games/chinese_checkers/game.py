@@ -445,6 +445,8 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         """Parse ``d2-e6``, ``pass``, or a whole jump path ``c1-e5-g5`` (each hop must be a real jump).
 
         Case and spaces do not matter; ``x`` or nothing may separate holes too."""
+        if not isinstance(text, str):
+            raise GameError(f"cannot read move {text!r}: a move is text like d2-e6, or pass")
         key = text.strip().lower()
         if key == "pass":
             return PASS
@@ -462,14 +464,23 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         if self.capture:
             raise GameError(f"cannot read move {text!r}: a capture-game move is one step or one jump, "
                             "written start-end")
+        if not self.config["chain"]:
+            raise GameError(f"path {text!r}: one jump per move (chain=false); write the move as start-end")
         cells = list(state.board)
         cells[holes[0]] = 0
         long = self.config["jump"] == "long"
+        owner = state.board[holes[0]]
+        ban = self._bans[owner - 1] if owner else bytes(NUM_HOLES)
         for a, b in itertools.pairwise(holes):
             if b not in single_jumps(cells, a, long):
                 raise GameError(
                     f"path {text!r}: {NAMES[a]}-{NAMES[b]} is not a jump here; "
                     "write the move as start-end (e.g. " + f"{NAMES[holes[0]]}-{NAMES[holes[-1]]})"
+                )
+            if ban[b] >= 2:
+                raise GameError(
+                    f"path {text!r}: {NAMES[b]} is in point {POINT_OF[b]}, neither home nor target, "
+                    "where a piece may not land (other_corners=forbidden)"
                 )
 
     def action_text(self, state: ChineseCheckersState, action: Move) -> str:
