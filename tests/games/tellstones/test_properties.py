@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
+from qipan.cli.boards.tellstones import render
 from qipan.core import CHANCE, Match, Record
 from qipan.games.tellstones import SYMBOLS, Tellstones
 from qipan.games.tellstones.game import State
+from qipan.games.tellstones.stones import NAME
 
 VARIANTS = st.sampled_from(["standard", "round-table", "two-lines"])
 CHOICES = st.lists(st.integers(0, 10**6), max_size=90)
@@ -134,3 +138,64 @@ def test_records_replay_exactly(variant: str, seed: int) -> None:
     again = Match.from_record(record)
     assert again.state == match.state and again.result() == match.result()
     assert match.result() is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(variant=VARIANTS, choices=CHOICES, seed=st.integers(0, 2**32 - 1))
+def test_move_texts_and_log_lines_hide_face_down_stones(
+    variant: str, choices: list[int], seed: int
+) -> None:
+    # Re-dealing the face-down stones changes no move text any seat sees and no log line, except
+    # the log line of a name, which tells the stone it turns face up.
+    game = Tellstones(variant=variant)
+    rng = random.Random(seed)
+    for state in run(game, choices):
+        if game.to_move(state) is None:
+            break
+        other = shuffled_face_down(state, rng)
+        for action in game.legal_actions(state):
+            for player in [None, *range(game.num_players)]:
+                assert game.public_action_text(state, action, player) == \
+                    game.public_action_text(other, action, player)
+            line = game.describe_action(state, action)
+            if action.kind != NAME:
+                assert line == game.describe_action(other, action)
+            else:
+                after = game.next_state(state, action)
+                shown = [(n, i) for n, row in enumerate(state.lines) for i, v in enumerate(row)
+                         if v < 0 and after.lines[n][i] > 0]
+                assert len(shown) == 1
+                n, i = shown[0]
+                truth = SYMBOLS[after.lines[n][i] - 1]
+                assert line.endswith(("right", f"wrong, it is the {truth}"))
+                assert (truth == SYMBOLS[action.symbol]) == line.endswith("right")
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant=VARIANTS, choices=CHOICES, seed=st.integers(0, 2**32 - 1))
+def test_terminal_board_shows_a_face_down_stone_only_to_its_looker(
+    variant: str, choices: list[int], seed: int
+) -> None:
+    game = Tellstones(variant=variant)
+    rng = random.Random(seed)
+    states = run(game, choices)
+    for state in states[-12:]:  # late states: most stones placed, hidden and swapped
+        other = shuffled_face_down(state, rng)
+        looker = game.looker(state)
+        for player in [None, *range(game.num_players)]:
+            board = board_text(game, game.view(state, player))
+            if player is not None and player == looker:
+                assert "You peeked" in board
+                continue
+            assert board == board_text(game, game.view(other, player))
+            if game.lines == 1:
+                # The line itself names only face-up stones.
+                grid = board.split("pool")[0]
+                for v in state.lines[0]:
+                    assert (f" {SYMBOLS[abs(v) - 1]} " in grid) == (v > 0) or v == 0
+
+
+def board_text(game: Tellstones, view: dict[str, object]) -> str:
+    console = Console(record=True, width=120, file=io.StringIO())
+    console.print(render(game, view))
+    return console.export_text()

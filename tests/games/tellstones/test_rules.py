@@ -98,6 +98,25 @@ def test_placement_only_directly_beside_the_ends(game: Tellstones) -> None:
         game.play(state, "place crown 1")
 
 
+def test_placement_stops_at_the_edge_of_the_seven_slots(game: Tellstones) -> None:
+    state = play(game, "place crown 3", "place shield 2", "place sword 1")
+    places = {m.split()[2] for m in texts(game, state) if m.startswith("place")}
+    assert places == {"5"}  # the left end is the edge; only the right end takes stones
+    with pytest.raises(GameError, match="reaches its left edge"):
+        game.parse_action(state, "place flag left")
+    with pytest.raises(GameError, match="directly left or right of the line: 5"):
+        game.play(state, "place flag 6")
+
+
+def test_no_hide_when_every_stone_is_face_down(game: Tellstones) -> None:
+    state = play(game, "place crown 3", "hide 3", "hide 4")
+    moves = texts(game, state)
+    assert not any(m.startswith("hide") for m in moves)
+    assert {"swap 3 4", "peek 3", "peek 4", "challenge 3", "challenge 4", "boast"} <= set(moves)
+    with pytest.raises(GameError, match="face down already"):
+        game.play(state, "hide 4")
+
+
 def test_place_left_and_right_words(game: Tellstones) -> None:
     state = game.initial_state()
     assert game.parse_action(state, "place Crown left") == game.parse_action(state, "place crown 3")
@@ -256,6 +275,19 @@ def test_peek_three_after_the_opponent_scored_in_your_last_turn() -> None:
     # The allowance lasts one turn only.
     state = play(game, "swap 3 4", state=state)
     assert game.view(state, 0)["peek_allowance"] == 1
+
+
+def test_peek_three_after_a_believed_boast_or_a_believed_counter_boast() -> None:
+    game = Tellstones()
+    # Player 1's boast is believed: player 1 scored in their own turn, player 2 may peek three.
+    state = play(game, "boast", "believe", state=three_down(game))
+    assert state.scores == (1, 0) and game.view(state, 1)["peek_allowance"] == 3
+    # Player 2 boasts, player 1 counter-boasts and player 2 believes: player 1 scores during
+    # player 2's turn, so player 2 peeks three next turn too; player 1 does not.
+    state = play(game, "boast", "counter", "believe", state=state)
+    assert state.scores == (2, 0) and game.view(state, 0)["peek_allowance"] == 1
+    state = game.play(state, "swap 3 5")
+    assert game.view(state, 1)["peek_allowance"] == 3
 
 
 def test_peeks_in_a_series_must_differ_and_stop_is_only_for_series(game: Tellstones) -> None:
