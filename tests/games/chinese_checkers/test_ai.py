@@ -66,10 +66,10 @@ def test_greedy_prefers_progress_and_finishing() -> None:
     assert game.action_text(state, move)[0] == "c"
     before = evaluate(game, state, 0)
     assert evaluate(game, game.next_state(state, move), 0) > before
-    # Finishing beats everything.
+    # Finishing beats everything (blue, one piece short of its own target, has not finished).
     pieces = {name: 0 for name in TARGET4 if name != "n1"}
     pieces.update({"m5": 0, "a1": 1, "b1": 1, "b2": 1, "c1": 1, "c2": 1, "c3": 1, "d1": 1, "d2": 1, "d3": 1,
-                   "d4": 1})
+                   "e9": 1})
     near = position(pieces)
     choice = agent.choose(game, game.view(near, 0), random.Random(0))
     assert game.action_text(near, choice) == "m5-n1"

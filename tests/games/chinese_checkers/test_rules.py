@@ -583,6 +583,30 @@ def test_json_round_trip_and_validation() -> None:
             game.state_from_json(item)
 
 
+def test_json_finished_must_match_the_board() -> None:
+    game = cc(players=3, play_on=True)
+    start = game.state_to_json(game.initial_state())
+    # Red listed as finished while still at home; blue to move.
+    with pytest.raises(GameError, match="red has not filled"):
+        game.state_from_json({**start, "finished": [0], "to_move": 1})
+    # Blue's target (point 6) full, with blue on it, yet blue not listed as finished.
+    pieces = {NAMES[h]: 1 for h in POINT_HOLES[6]}
+    pieces.update({NAMES[h]: 0 for h in POINT_HOLES[1]})
+    pieces.update({NAMES[h]: 2 for h in POINT_HOLES[5]})
+    data = game.state_to_json(position(pieces, turn=2))
+    with pytest.raises(GameError, match="blue has filled"):
+        game.state_from_json(data)
+    done = game.state_from_json({**data, "finished": [1]})
+    assert done.finished == (1,) and game.to_move(done) == 2
+    # With blocked_target a finished player keeps only needing one own piece in the target.
+    pieces = {NAMES[h]: 0 for h in POINT_HOLES[4]}
+    pieces.update({"n1": 1, "m5": 0})
+    pieces.update({name: 1 for name in ["a1", "b1", "b2", "c1", "c2", "c3", "d1", "d2", "d3"]})
+    blocked = cc(play_on=True)
+    ended = blocked.state_to_json(position(pieces, turn=None, finished=(0,)))
+    assert blocked.state_from_json(ended).finished == (0,)
+
+
 def test_view_contents() -> None:
     game = cc(players=4)
     state = game.initial_state()

@@ -603,6 +603,19 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         ply = data.get("ply", 0)
         if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
             raise GameError(f"state ply must be a non-negative integer, not {ply!r}")
+        for p in range(n):
+            mark, holes = p + 1, self.target_holes(p)
+            if p in finished:
+                # Finished pieces never move again, but with blocked_target foreign pieces may
+                # leave the target: only the finisher's own pieces are sure to stay.
+                ok = (any(board[h] == mark for h in holes) if self.config["blocked_target"]
+                      else all(board[h] == mark for h in holes))
+                if not ok:
+                    raise GameError(f"state lists {self.player_name(p)} as finished, but "
+                                    f"{self.player_name(p)} has not filled their target")
+            elif self._filled(board, p):
+                raise GameError(f"{self.player_name(p)} has filled their target, so state finished "
+                                f"must list player {p}")
         over = self._game_over(tuple(finished), passes, ply)
         if turn is None and not over:
             raise GameError("state to_move is null but the game is not over")
