@@ -20,6 +20,7 @@ from qipan.games.chinese_checkers.board import (
     hole_name,
     opposite_point,
 )
+from qipan.games.chinese_checkers.moves import single_jumps
 from tests.games.chinese_checkers import reference
 from tests.games.chinese_checkers.helpers import cube, ends, position
 
@@ -191,10 +192,17 @@ def test_chain_may_land_on_the_start_but_not_end_there() -> None:
 
 def test_one_move_per_start_and_end() -> None:
     game = cc()
-    # Two chains reach j6-and-back routes; the start/end pair is listed once.
-    state = position({"i5": 0, "i6": 1, "h5": 1, "h6": 1, "j5": 1, "j6": 1, "i4": 1})
+    # Two chains reach g7: over i6 to i7 then over h7, and over h5 to g5 then over g6.
+    state = position({"i5": 0, "i6": 1, "h7": 1, "h5": 1, "g6": 1})
+    cells = list(state.board)
+    cells[hole_index("i5")] = 0
+    assert hole_index("g7") in single_jumps(cells, hole_index("i7"), True)
+    assert hole_index("g7") in single_jumps(cells, hole_index("g5"), True)
     moves = game.legal_actions(state)
     assert len(moves) == len(set(moves))
+    assert [str(m) for m in moves].count("i5-g7") == 1
+    assert game.move_path(state, game.parse_action(state, "i5-g7")) in (["i5", "i7", "g7"], ["i5", "g5", "g7"])
+    assert game.parse_action(state, "i5-i7-g7") == game.parse_action(state, "i5-g5-g7")
 
 
 def test_chain_false_allows_one_jump() -> None:
