@@ -120,3 +120,25 @@ def test_deck_show_command(tmp_path: Path) -> None:
 def test_range_pictures() -> None:
     assert range_picture(2) == "···\n■◆■\n···"
     assert range_picture(8) == "■■■\n■◆■\n■■■"
+
+
+def test_numbers_that_are_not_whole_numbers_are_named_as_such() -> None:
+    data = default_data()
+    data["cards"][0]["in"] = 3.0
+    data["cards"][1]["out"] = "5"
+    data["cards"][2]["in"] = True
+    problems = deck_problems(data)
+    assert "card 1 (wood1): in number 3.0 must be a whole number from 1 to 8" in problems
+    assert "card 2 (wood2): out number '5' must be a whole number from 1 to 8" in problems
+    assert "card 3 (wood3): in number True must be a whole number from 1 to 8" in problems
+
+
+def test_a_deck_file_that_is_not_utf8_is_refused_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "binary.toml"
+    path.write_bytes(b"\xff\xfe\x00 not text")
+    with pytest.raises(GameError, match=r"cannot read deck file .*not UTF-8 text"):
+        load_deck(path)
+    result = CliRunner().invoke(deck_app, ["check", str(path)], terminal_width=200)
+    assert result.exit_code == 1 and "not UTF-8 text" in result.output
+    with pytest.raises(GameError, match="option deck_0: cannot read deck file"):
+        new_game(deck_0=str(path))

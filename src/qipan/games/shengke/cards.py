@@ -136,7 +136,9 @@ def deck_problems(data: object) -> list[str]:
             if field not in raw:
                 continue
             value = raw[field]
-            if isinstance(value, bool) or not isinstance(value, int) or value not in RANGES:
+            if isinstance(value, bool) or not isinstance(value, int):
+                problems.append(f"{where}: {field} number {value!r} must be a whole number from 1 to 8")
+            elif value not in RANGES:
                 problems.append(f"{where}: {field} number {value!r} is outside 1..8")
             else:
                 sums[field] += value
@@ -178,6 +180,9 @@ def read_deck_data(path: str | Path) -> object:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise GameError(f"cannot read deck file {str(path)!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise GameError(f"cannot read deck file {str(path)!r}: it is not UTF-8 text (a deck file is "
+                        "TOML or JSON)") from None
     try:
         return parse_deck_text(text, path.suffix.lower() == ".toml")
     except GameError as exc:
