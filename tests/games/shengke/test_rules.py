@@ -7,9 +7,12 @@ earth1 黃趾龍 1/6, fire1 赤羽鳳 3/4, water1 玄甲龜 8/1 (in/out).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from qipan.core import CHANCE, GameError
+from qipan.games.shengke.cards import default_deck_text
 from qipan.games.shengke.elements import (
     EARTH,
     ELEMENTS,
@@ -219,7 +222,7 @@ def test_setup_chance_events() -> None:
     assert game.to_move(state) == CHANCE and game.chance_outcomes(state) == [(Coin(0), 0.5), (Coin(1), 0.5)]
     state = game.play(state, "coin yi")
     assert state.first == 1 and game.legal_actions(state) == [] and game.chance_outcomes(state) is None
-    with pytest.raises(GameError, match="chance acts now"):
+    with pytest.raises(GameError, match="the shuffle comes first"):
         game.apply(state, Roll(1, 2))
     state = game.play(state, "shuffle 54321.12345.12345.12345.12345/12345.12345.12345.12345.12345")
     assert state.decks[0][WOOD] == (4, 3, 2, 1, 0) and state.phase == ROLL
@@ -449,3 +452,32 @@ def test_a_shuffle_must_permute_every_pile() -> None:
         game.play(state, "shuffle 11345.12345.12345.12345.12345/12345.12345.12345.12345.12345")
     with pytest.raises(GameError, match="chance acts now"):
         game.play(state, "wood1@c3")
+
+
+@pytest.mark.parametrize(
+    ("setup", "move", "message"),
+    [
+        ([], "roll 1-2", "the coin toss comes first: 'coin jia' or 'coin yi'"),
+        (["coin jia"], "roll 1-2", "the shuffle comes first: 'shuffle "),
+        (["coin jia"], "coin yi", "the shuffle comes first"),
+        (["coin jia", "shuffle " + "/".join([".".join(["12345"] * 5)] * 2)], "coin yi",
+         "it is time to roll the dice: 'roll A-B'"),
+    ],
+)
+def test_a_chance_event_of_the_wrong_kind_says_which_one_is_due(setup: list[str], move: str, message: str) -> None:
+    game = new_game(first="random")
+    state = game.initial_state()
+    for text in setup:
+        state = game.play(state, text)
+    with pytest.raises(GameError, match=f"illegal move {move}: {message}"):
+        game.play(state, move)
+
+
+def test_a_name_shared_by_two_cards_asks_for_the_id(tmp_path: Path) -> None:
+    path = tmp_path / "twins.toml"
+    path.write_text(default_deck_text().replace('name = "青角麟"', 'name = "青翼龍"'), encoding="utf-8")
+    game = new_game(deck_0=str(path))
+    state = build(game, hands=(["wood1", "wood2"], []), dice=(1, 1))
+    with pytest.raises(GameError, match=r"two or more of 甲's cards are named '青翼龍'.*id instead: wood1, wood2"):
+        game.parse_action(state, "青翼龍@c3")
+    assert game.parse_action(state, "wood2@c3") == Place(index(game, 0, "wood2"), cells("c3")[0])

@@ -189,6 +189,13 @@ class ShengKe(Game[State, Action]):
             return "the game is over"
         expected = {COIN: Coin, SHUFFLE: Shuffle, ROLL: Roll, PICK: Pick, PLACE: Place}[phase]
         if not isinstance(action, expected):
+            if phase in (COIN, SHUFFLE, ROLL) and isinstance(action, (Coin, Shuffle, Roll)):
+                return {
+                    COIN: "the coin toss comes first: 'coin jia' or 'coin yi'",
+                    SHUFFLE: "the shuffle comes first: 'shuffle ' + 甲's five pile orders + '/' + 乙's "
+                             "(e.g. shuffle 31524.12345.54321.24153.13542/12345.12345.12345.12345.12345)",
+                    ROLL: "it is time to roll the dice: 'roll A-B' (two faces 1..6)",
+                }[phase]
             if phase in (COIN, SHUFFLE, ROLL):
                 return f"chance acts now (the {PHASES[phase]}), not a player"
             if phase == PICK:
@@ -489,6 +496,10 @@ class ShengKe(Game[State, Action]):
         p = state.current if state.first != EMPTY else 0
         deck = self.decks[p]
         index = deck.index(parts[0])
+        if index is None and sum(c.name == parts[0] for c in deck.cards) > 1:
+            raise GameError(f"cannot read {raw!r}: two or more of {PLAYER_NAMES[p]}'s cards are named {parts[0]!r}; "
+                            "write the card's id instead: "
+                            f"{', '.join(c.id for c in deck.cards if c.name == parts[0])}")
         if index is None:
             raise GameError(f"cannot read {raw!r}: {PLAYER_NAMES[p]}'s deck has no card {parts[0]!r}; its cards: "
                             f"{choices_text(c.id for c in deck.cards)}")
