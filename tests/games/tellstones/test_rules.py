@@ -327,8 +327,8 @@ def test_round_table_partner_peeks_and_shared_allowance() -> None:
     assert game.to_move(state) == 2
     state = play(game, "challenge 3", "name hammer", state=state)  # team A scores in seat 2's turn
     assert game.to_move(state) == 3 and game.view(state, 3)["peek_allowance"] == 3
-    # Seat 1 has not had a turn since: its flag is still up.
-    assert game.view(state, 3)["catch_up"] == [False, True, False, False]
+    # The team's three peeks are this turn's, split between seats 3 and 1 as seat 3 chooses.
+    assert game.view(state, 3)["catch_up"] == [False, False, False, False]
     state = game.play(state, "peek 5 partner")
     assert game.view(state, 1)["revealed"] == {"slot": "5", "stone": "sword"}
     assert game.view(state, 3)["revealed"] is None
@@ -336,7 +336,31 @@ def test_round_table_partner_peeks_and_shared_allowance() -> None:
     assert game.view(state, 3)["revealed"] == {"slot": "6", "stone": "flag"}
     assert game.view(state, 1)["revealed"] is None
     assert game.to_move(state) == 0
-    assert game.view(play(game, "place knight 2", state=state), 1)["peek_allowance"] == 3
+    # Three in all for the team: seat 1 gets no second allowance from the same point.
+    assert game.view(play(game, "place knight 2", state=state), 1)["peek_allowance"] == 1
+
+
+def test_round_table_peek_three_goes_to_the_next_turn_of_the_team_scored_against() -> None:
+    game = Tellstones(variant="round-table")
+    start = play(game, "place crown 3", "hide 3", "place sword 5", "hide 5", "place flag 6", "hide 6")
+    assert game.to_move(start) == 2
+    # Team A scores in its own turn (seat 2 boasts, seat 3 believes): seat 3 peeks three next.
+    state = play(game, "boast", "believe", state=start)
+    assert state.scores == (1, 0)
+    allowances = []
+    for move in ["swap 3 5", "swap 3 5", "swap 3 5", "swap 3 5", "swap 3 5"]:
+        allowances.append((game.to_move(state), game.view(state, None)["peek_allowance"]))
+        state = game.play(state, move)
+    assert allowances == [(3, 3), (0, 1), (1, 1), (2, 1), (3, 1)]
+    # Team B scores in team A's turn (seat 2 challenges, seat 3 names right): team B's last turn
+    # was seat 1's, so the team that just lost the point, A, peeks three in seat 0's turn.
+    state = play(game, "challenge 3", "name crown", state=start)
+    assert state.scores == (0, 1)
+    allowances = []
+    for move in ["swap 5 6", "swap 5 6", "swap 5 6", "swap 5 6", "swap 5 6"]:
+        allowances.append((game.to_move(state), game.view(state, None)["peek_allowance"]))
+        state = game.play(state, move)
+    assert allowances == [(3, 1), (0, 3), (1, 1), (2, 1), (3, 1)]
 
 
 def test_round_table_proof_alternates_between_teammates() -> None:

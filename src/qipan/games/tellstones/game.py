@@ -386,7 +386,14 @@ class Tellstones(Game[State, Action]):
     def _score(self, state: State, team: int) -> State:
         scores = list(state.scores)
         scores[team] += 1
-        catch_up = tuple(c or self.team(p) != team for p, c in enumerate(state.catch_up))
+        # "If the opponent scored during their last turn or during your last turn": the side
+        # scored against peeks three in the first of the next two turns that is theirs. With
+        # two players that is the opponent's next turn, or the turn player's own next one when
+        # the opponent scored during it; at the round table it is one turn of the team (three
+        # stones in all for the two), never one per teammate.
+        nxt = (state.turn_player + 1) % self.players
+        seat = nxt if self.team(nxt) != team else (state.turn_player + 2) % self.players
+        catch_up = tuple(c or p == seat for p, c in enumerate(state.catch_up))
         state = replace(state, scores=(scores[0], scores[1]), catch_up=catch_up)
         if scores[team] >= TARGET:
             return self._finish(state, team, 1)
