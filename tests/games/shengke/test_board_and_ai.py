@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from rich.console import Console
 
 from qipan.ai import make_agent
 from qipan.cli.boards.shengke import render
 from qipan.core import Match
+from qipan.games.shengke import elements
 from qipan.games.shengke.ai import evaluate
+from qipan.games.shengke.elements import ANY, EARTH, FIRE, METAL, WATER, WOOD
 
 from .helpers import build, new_game
 
@@ -76,3 +79,12 @@ def test_easy_beats_random_and_plays_from_its_view() -> None:
             match.play(seats[mover].choose(game, view, rng), player=mover)
         wins += match.result()["returns"][seed % 2] > 0  # type: ignore[index]
     assert wins >= 5
+
+
+def test_the_dice_faces_follow_the_dice_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game()
+    state = build(game, hands=(["water5", "wood5"], []), dice=(1, 5))
+    assert "dice 1木 5水" in text_of(game, game.view(state, 0))
+    # A corrected dice table is a one-line change in elements.py: the board follows it.
+    monkeypatch.setattr(elements, "DICE", (WATER, FIRE, EARTH, METAL, WOOD, ANY))
+    assert "dice 1水 5木" in text_of(game, game.view(state, 0))

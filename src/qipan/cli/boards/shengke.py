@@ -14,12 +14,18 @@ from rich.table import Table
 from rich.text import Text
 
 from qipan.core.game import Game
+from qipan.games.shengke import elements
 
 ELEMENTS = ("wood", "fire", "earth", "metal", "water")
 GLYPHS = {"wood": "木", "fire": "火", "earth": "土", "metal": "金", "water": "水"}
 STYLES = {"wood": "green", "fire": "red", "earth": "yellow", "metal": "bright_white", "water": "blue"}
 OWNERS = ("甲", "乙")
-FACES = {1: "木", 2: "火", 3: "土", 4: "金", 5: "水", 6: "任"}
+
+
+def _face(face: int) -> str:
+    """``"1木"``: a die face with its element from the game's dice table (任 for any element)."""
+    element = elements.DICE[face - 1]
+    return f"{face}{'任' if element == elements.ANY else elements.GLYPHS[element]}"
 
 
 def _card_text(card: dict[str, Any], with_id: bool = False) -> Text:
@@ -98,7 +104,7 @@ def _status(view: dict[str, Any]) -> Text:
         text.append(f" · {OWNERS[view['current']]}'s turn")
     if view["dice"]:
         text.append(" · dice ")
-        text.append(" ".join(f"{d}{FACES[d]}" for d in view["dice"]))
+        text.append(" ".join(_face(d) for d in view["dice"]))
     if view["picks"]:
         text.append(" · picked " + " ".join(GLYPHS[e] for e in view["picks"]))
     if view["todo"]:
