@@ -349,6 +349,21 @@ def test_play_on_ranks_everyone() -> None:
     assert game.result_text(done) == "1st blue, 2nd red, 3rd green"
 
 
+def test_play_on_ends_when_one_player_is_left() -> None:
+    game = cc(players=3, play_on=True)
+    # Blue has finished (all of point 6); red fills its target with m5-n1 and takes 2nd place.
+    pieces = {NAMES[h]: 1 for h in POINT_HOLES[6]}
+    pieces.update({name: 0 for name in TARGET4 if name != "n1"})
+    pieces.update({"m5": 0})
+    pieces.update({NAMES[h]: 2 for h in POINT_HOLES[5]})
+    state = game.state_from_json(game.state_to_json(position(pieces, finished=(1,))))
+    assert game.to_move(state) == 0
+    end = game.play(state, "m5-n1")
+    assert end.finished == (1, 0) and game.to_move(end) is None
+    assert game.returns(end) == (0.0, 1.0, -1.0)
+    assert game.result_text(end) == "1st blue, 2nd red, 3rd green"
+
+
 def test_without_play_on_the_first_finisher_ends_the_game() -> None:
     game = cc(players=3)
     done = game.initial_state()._replace(finished=(2,), turn=None)
