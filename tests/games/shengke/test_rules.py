@@ -481,3 +481,48 @@ def test_a_name_shared_by_two_cards_asks_for_the_id(tmp_path: Path) -> None:
     with pytest.raises(GameError, match=r"two or more of 甲's cards are named '青翼龍'.*id instead: wood1, wood2"):
         game.parse_action(state, "青翼龍@c3")
     assert game.parse_action(state, "wood2@c3") == Place(index(game, 0, "wood2"), cells("c3")[0])
+
+
+@pytest.mark.parametrize(
+    ("player", "cell", "destroyed"),
+    [(0, "c4", True), (0, "c2", False), (1, "c2", True), (1, "c4", False)],
+)
+def test_in_range_is_read_from_the_owners_side(player: int, cell: str, destroyed: bool) -> None:
+    # 黃趾龍 (earth, in 1 = front): wood in front of it overcomes it; wood behind it does not.
+    game = new_game()
+    hands = (["earth1"], []) if player == 0 else ([], ["earth1"])
+    state = build(game, field={cell: (1 - player, "wood1")}, hands=hands, dice=(3, 3), turn=player)
+    after = game.play(state, "earth1@c3")
+    assert (after.field[cells("c3")[0]] == -1) == destroyed
+    assert after.discards[player] == ((index(game, player, "earth1"),) if destroyed else ())
+
+
+@pytest.mark.parametrize(
+    ("player", "cell", "draws"),
+    [(0, "c4", True), (0, "c2", False), (1, "c2", True), (1, "c4", False)],
+)
+def test_shengxing_reads_the_in_range_from_the_owners_side(player: int, cell: str, draws: bool) -> None:
+    # Fire generates earth: fire in front of 黃趾龍 (in 1) draws its owner an earth card.
+    game = new_game()
+    hands = (["earth1"], []) if player == 0 else ([], ["earth1"])
+    state = build(game, field={cell: (1 - player, "fire1")}, hands=hands, dice=(3, 3), turn=player)
+    after = game.play(state, "earth1@c3")
+    assert after.hands[player] == ((index(game, player, "earth2"),) if draws else ())
+    assert [e[0] for e in after.events] == ([3] if draws else [])
+
+
+def test_xingsheng_with_an_empty_discard_pile_does_nothing() -> None:
+    game = new_game()
+    state = build(game, field={"c4": (1, "fire1")}, hands=(["wood1"], []), dice=(1, 1))
+    after = game.play(state, "wood1@c3")
+    assert after.decks == state.decks and after.discards == ((), ()) and after.known == state.known
+    assert [game.event_text(e) for e in after.events] == [
+        "青翼龍 at c3: 行生 on 赤羽鳳 at c4, but no fire card is in the discard pile"]
+
+
+def test_two_cards_of_one_element_do_not_serve_a_die_of_another() -> None:
+    game = new_game()
+    state = build(game, hands=(["wood1", "wood2"], []), discards=([f"fire{i}" for i in range(1, 6)], []),
+                  dice=(1, 2))
+    after = game.play(state, "wood1@a1")  # the fire die has no card: the turn ends
+    assert after.turn == 1 and after.phase == ROLL and after.hands[0] == (index(game, 0, "wood2"),)
