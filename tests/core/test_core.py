@@ -116,3 +116,10 @@ def test_forfeit_and_clocks() -> None:
         "returns": [1.0, -1.0], "text": "white lost (time)", "reason": "time", "loser": 1}
     resumed = Match.from_record(match.record(), clock=lambda: now[0])
     assert resumed.over and resumed.result() == match.result()
+
+
+@pytest.mark.parametrize("bad", [True, "0", 2, -1, 0.5])
+def test_views_refuse_bad_seats(bad: object) -> None:
+    game = qipan.load("abalone")
+    with pytest.raises(GameError, match=r"player must be 0\.\.1 or None"):
+        game.view(game.initial_state(), bad)  # type: ignore[arg-type]

@@ -224,7 +224,9 @@ class Game(ABC, Generic[S, A]):
     # -- views and sampling ----------------------------------------------------------------------
 
     def check_player(self, player: int | None) -> None:
-        if player is not None and not 0 <= player < self.num_players:
+        if player is not None and (
+            isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players
+        ):
             raise GameError(
                 f"player must be 0..{self.num_players - 1} or None (spectator), not {player!r}"
             )
