@@ -18,5 +18,13 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db_path: Path) -> Iterator[TestClient]:
+    """The app with AI seats in threads (tests can replace agents in this process)."""
+    with TestClient(create_app(str(db_path), ai_delay=0.0, ai_processes=False)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def process_client(db_path: Path) -> Iterator[TestClient]:
+    """The app as ``qipan serve`` runs it: AI seats in worker processes."""
     with TestClient(create_app(str(db_path), ai_delay=0.0)) as test_client:
         yield test_client

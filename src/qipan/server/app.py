@@ -42,17 +42,20 @@ def create_app(
     *,
     ai_delay: float = 0.4,
     ai_workers: int = 2,
+    ai_processes: bool = True,
     web_dir: Path | None = None,
 ) -> FastAPI:
     """The qipan server. ``db_url``: a SQLAlchemy URL, a SQLite file path, or None for
     ``qipan.db`` in the user's data directory. ``ai_delay``: seconds an AI waits before moving,
-    so people can follow AI moves."""
+    so people can follow AI moves. AI seats think in ``ai_workers`` worker processes (threads
+    with ``ai_processes=False``: same results, but an AI then competes with the server for the
+    interpreter lock)."""
     url = normalise_url(db_url)
     web = web_dir or WEB_DIR
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(Store(url), ai_delay=ai_delay, ai_workers=ai_workers)
+        hub = Hub(Store(url), ai_delay=ai_delay, ai_workers=ai_workers, ai_processes=ai_processes)
         app.state.hub = hub
         resumed = await hub.resume_all()
         log.info("qipan server ready (%s); resumed %d unfinished game(s)", _safe_url(url), resumed)

@@ -17,6 +17,7 @@ def serve_command(
                           "Default: qipan.db in your user data directory."),
     ] = None,
     ai_delay: Annotated[float, typer.Option(help="Seconds an AI seat waits before moving.")] = 0.4,
+    ai_workers: Annotated[int, typer.Option(help="Worker processes in which AI seats think.", min=1)] = 2,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the web client, the API and live games; open the printed URL in a browser."""
@@ -27,7 +28,7 @@ def serve_command(
 
     url = normalise_url(db)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     %(message)s")
-    app = create_app(url, ai_delay=ai_delay)
+    app = create_app(url, ai_delay=ai_delay, ai_workers=ai_workers)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"qipan: open http://{shown}:{port}/ in your browser (database: {_safe_url(url)})")
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536, ws_ping_interval=20,

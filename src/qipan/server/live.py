@@ -23,6 +23,7 @@ from qipan.ai import make_agent
 from qipan.ai.agent import Agent, agent_levels
 from qipan.core import CHANCE, GameError, Match, Move, Record
 from qipan.core.game import Game
+from qipan.server.ai_pool import AIProcesses, Request
 from qipan.server.auth import check_token, derived_token, hash_token, new_game_id, new_token
 from qipan.server.store import GameRow, Store, Writer
 
@@ -117,10 +118,11 @@ class LiveGame:
         self._actions: list[Any] = []  # the parsed action of each recorded move
         self._ai_task: asyncio.Task[None] | None = None
         self._clock_task: asyncio.Task[None] | None = None
+        self._synced: dict[int, int] = {}  # AI seat -> views its worker-process agent has seen
         for seat, info in enumerate(row.seats):
             if info["kind"] == "ai":
                 self.agents[seat] = make_agent(self.game, info["level"])
-        if self.agents:
+        if self.agents and hub.ai_processes is None:
             # Agents with memory (Tellstones) rebuild it from every view they would have seen.
             for state in match.states[1:]:
                 self._observe(state)
@@ -354,6 +356,8 @@ class LiveGame:
         self.after_change()
 
     def _observe(self, state: Any) -> None:
+        if self.hub.ai_processes is not None:
+            return  # worker-process agents get their views with the next request
         for seat, agent in self.agents.items():
             try:
                 agent.observe(self.game, self.game.view(state, seat))
@@ -380,13 +384,17 @@ class LiveGame:
         if len(self.match.moves) != ply:
             return
         agent = self.agents[seat]
-        rng = random.Random(f"{self.row.seed}:ai:{ply}")
+        seed = f"{self.row.seed}:ai:{ply}"
+        rng = random.Random(seed)
         view = self.game.view(state, seat)
         text: str | None = None
         try:
-            action = await asyncio.get_running_loop().run_in_executor(
-                self.hub.ai_pool, agent.choose, self.game, view, rng
-            )
+            if self.hub.ai_processes is not None:
+                action = await self._choose_in_worker(seat, view, seed)
+            else:
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.hub.ai_pool, agent.choose, self.game, view, rng
+                )
             text = self.game.action_text(state, action)
         except Exception:
             log.exception("AI %s failed in game %s; playing a random legal move", agent.name, self.id)
@@ -400,6 +408,26 @@ class LiveGame:
         if self._ai_task is asyncio.current_task():
             self._ai_task = None
         self.after_change()
+
+    async def _choose_in_worker(self, seat: int, view: dict[str, Any], seed: str) -> Any:
+        """The AI's choice from its worker process, sending the views it has not seen yet."""
+        pool = self.hub.ai_processes
+        assert pool is not None
+        for _ in range(2):
+            first = self._synced.get(seat, 0)
+            views = [self.game.view(s, seat) for s in self.match.states[1 + first:]]
+            request = Request(f"{self.id}:{seat}", self.game.name, self.game.variant, dict(self.game.config),
+                              self.row.seats[seat]["level"], first, views, view, seed)
+            status, value = await pool.choose(request)
+            if status == "ok":
+                self._synced[seat] = first + len(views)
+                return value
+            self._synced[seat] = 0
+            if status == "resync":
+                pool.resyncs += 1
+                continue
+            raise GameError(f"the AI failed: {value}")
+        raise GameError("the AI worker could not be brought up to date")
 
     async def _watch_clock(self) -> None:
         """End the game when the player to move runs out of time (woken early by every change)."""
@@ -435,11 +463,12 @@ class LiveGame:
 class Hub:
     """Every live game, the database, and the AI worker threads."""
 
-    def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2):
+    def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2, ai_processes: bool = True):
         self.store = store
         self.writer = Writer(store)
         self.ai_delay = ai_delay
         self.ai_pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="qipan-ai")
+        self.ai_processes = AIProcesses(ai_workers) if ai_processes else None
         self.games: dict[str, LiveGame] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading = asyncio.Lock()
@@ -459,6 +488,8 @@ class Hub:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self.ai_pool.shutdown(wait=False, cancel_futures=True)
+        if self.ai_processes is not None:
+            await asyncio.to_thread(self.ai_processes.close)
         await asyncio.to_thread(self.writer.close)
         self.store.close()
 
