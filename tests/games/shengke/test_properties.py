@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qipan.core import CHANCE, GameError, Match, Record
-from qipan.games.shengke import ShengKe, State
+from qipan.games.shengke import ShengKe, Shuffle, State
 from qipan.games.shengke.elements import ELEMENTS, WOOD
 from qipan.games.shengke.views import state_problem
 
@@ -192,3 +192,20 @@ def test_bad_state_json_is_rejected_with_reasons() -> None:
         else:
             raise AssertionError(f"accepted bad state ({reason})")
     assert ELEMENTS[0] in data["players"][0]["decks"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(SEEDS)
+def test_move_texts_and_logs_reveal_nothing_hidden(seed: int) -> None:
+    """Public move texts hide the shuffle from everyone, and no log line depends on a hidden card:
+    the same action described on a twin with other hidden cards and deck orders reads the same."""
+    match = random_game(GAME, seed)
+    rng = random.Random(seed)
+    for state, move in zip(match.states, match.moves, strict=False):
+        action = GAME.parse_action(state, move.text)
+        for viewer in (0, 1, None):
+            text = GAME.public_action_text(state, action, viewer)
+            assert text == ("chance" if isinstance(action, Shuffle) else GAME.action_text(state, action))
+        actor = state.current if state.first != -1 else 0
+        twin = hidden_twin(GAME, state, actor, rng)
+        assert GAME.describe_action(twin, action) == GAME.describe_action(state, action)
