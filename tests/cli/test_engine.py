@@ -108,3 +108,23 @@ def test_manual_chance_waits_for_outcomes(engine: Engine) -> None:
     assert engine.send(cmd="play", move="roll:7")["ok"] is False
     assert engine.send(cmd="play", move="roll:4")["to_move"] == 0
     engine.close()
+
+
+def test_ai_agents_keep_their_memory_across_requests() -> None:
+    """The engine keeps one agent per level and seat and shows it every view."""
+    from qipan.cli.engine import EngineSession
+
+    session = EngineSession()
+    assert session.handle('{"cmd": "new", "game": "tellstones", "seed": 3}')["ok"]
+    first = session.handle('{"cmd": "ai", "level": "easy", "play": true}')
+    assert first["ok"], first
+    agent = session.agents[("easy", 0)]
+    seen: list[Any] = []
+    original = agent.observe
+    agent.observe = lambda game, view: (seen.append(view), original(game, view))  # type: ignore[method-assign]
+    assert session.handle('{"cmd": "ai", "level": "easy", "play": true}')["ok"]
+    assert session.handle('{"cmd": "ai", "level": "easy", "play": true}')["ok"]
+    assert session.agents[("easy", 0)] is agent and ("easy", 1) in session.agents
+    assert len(seen) == 2 and all(view["player"] == 0 for view in seen)  # it saw the opponent's move too
+    session.handle('{"cmd": "undo"}')
+    assert session.agents == {}

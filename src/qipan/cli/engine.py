@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from qipan.ai.agent import make_agent
+from qipan.ai.agent import Agent, make_agent
 from qipan.core.errors import GameError, choices_text
 from qipan.core.game import CHANCE
 from qipan.core.match import Match
@@ -38,6 +38,9 @@ class EngineSession:
 
     def __init__(self) -> None:
         self.match: Match | None = None
+        # One agent per (level, seat), kept for the whole game so that agents with memory
+        # (Tellstones) see every view, as they would in the arena or on the server.
+        self.agents: dict[tuple[str, int], Agent] = {}
         self.commands: dict[str, Callable[[dict[str, Any]], Answer]] = {
             "new": self.new,
             "legal": self.legal,
@@ -92,6 +95,7 @@ class EngineSession:
             raise GameError(f"seed must be an integer, not {seed!r}")
         game = load(str(request.get("game", "")), request.get("variant"), options)
         self.match = Match(game, seed=seed, chance=str(request.get("chance", "auto")))
+        self.agents.clear()
         answer = self._status()
         answer.update(game.describe())
         answer["players"] = self.match.players
@@ -118,6 +122,7 @@ class EngineSession:
             raise GameError(f"player must be a seat number, not {player!r}")
         before = len(match.moves)
         match.play(move, player=player)
+        self._observe()
         answer = {"ok": True, "move": match.moves[before].text}
         answer.update(self._status())
         chance = [m.text for m in match.moves[before + 1 :]]
@@ -138,6 +143,7 @@ class EngineSession:
         state = match.game.state_from_json(request["state"])
         match.states[:] = [state]
         match.moves.clear()
+        self.agents.clear()
         match.forfeit_result = None
         return self._status()
 
@@ -155,7 +161,12 @@ class EngineSession:
         mover = match.to_move
         if mover is None or mover == CHANCE:
             raise GameError("the AI moves only when a player is to move")
-        agent = make_agent(match.game, str(request.get("level", "easy")))
+        level = str(request.get("level", "easy"))
+        if (level, mover) not in self.agents:
+            agent = make_agent(match.game, level)
+            agent.observe(match.game, match.game.view(match.state, mover))
+            self.agents[(level, mover)] = agent
+        agent = self.agents[(level, mover)]
         seed = request.get("seed")
         rng = random.Random(seed if isinstance(seed, int) else f"{match.seed}:{len(match.moves)}")
         action = agent.choose(match.game, match.game.view(match.state, mover), rng)
@@ -164,8 +175,14 @@ class EngineSession:
             return self.play({"move": text})
         return {"ok": True, "move": text, "to_move": mover}
 
+    def _observe(self) -> None:
+        match = self._match()
+        for (_, seat), agent in self.agents.items():
+            agent.observe(match.game, match.game.view(match.state, seat))
+
     def undo(self, request: dict[str, Any]) -> Answer:
         self._match().undo()
+        self.agents.clear()  # an agent's memory cannot be taken back
         return self._status()
 
     def record(self, request: dict[str, Any]) -> Answer:
