@@ -125,6 +125,7 @@ def test_ai_agents_keep_their_memory_across_requests() -> None:
     assert session.handle('{"cmd": "ai", "level": "easy", "play": true}')["ok"]
     assert session.handle('{"cmd": "ai", "level": "easy", "play": true}')["ok"]
     assert session.agents[("easy", 0)] is agent and ("easy", 1) in session.agents
-    assert len(seen) == 2 and all(view["player"] == 0 for view in seen)  # it saw the opponent's move too
+    # it saw the opponent's move too (and may look again itself when choosing)
+    assert len(seen) >= 2 and all(view["player"] == 0 for view in seen)
     session.handle('{"cmd": "undo"}')
     assert session.agents == {}
