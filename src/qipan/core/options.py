@@ -28,6 +28,9 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
+    local_file: bool = False
+    """The value names a file on the machine running the game: fine in the terminal, refused
+    (other than the default) by the server, which must never open a client-given path."""
 
     @property
     def kind(self) -> type:

@@ -84,8 +84,10 @@ class ShengKe(Game[State, Action]):
         Option("first_bonus", 2, "cards added to the first player's final count", minimum=0, maximum=25),
         Option("first", "random", "who goes first: random (a coin toss), 0 (甲) or 1 (乙)",
                choices=("random", "0", "1")),
-        Option("deck_0", "default", "deck file (TOML or JSON) of 甲, or 'default' for the built-in deck"),
-        Option("deck_1", "default", "deck file (TOML or JSON) of 乙, or 'default' for the built-in deck"),
+        Option("deck_0", "default", "deck file (TOML or JSON) of 甲, or 'default' for the built-in deck",
+               local_file=True),
+        Option("deck_1", "default", "deck file (TOML or JSON) of 乙, or 'default' for the built-in deck",
+               local_file=True),
     )
 
     decks: tuple[Deck, Deck]
