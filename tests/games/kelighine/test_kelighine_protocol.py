@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -208,3 +212,61 @@ def test_returns_with_four_players() -> None:
     s = position(g, [[piece("A1")], [piece("C2", done=3)], [piece("A5")], [piece("A9")]], turn=1)
     s = g.play(g.play(s, "roll:1"), "C2^J")
     assert g.returns(s) == pytest.approx((-1 / 3, 1.0, -1 / 3, -1 / 3))
+
+
+def _states_json() -> dict[str, tuple[Kelighine, dict[str, Any]]]:
+    g, g2 = game(), game(version=2)
+    s = position(g, [[piece("A7")], [piece("C2", done=2, entry="C2")]], turn=1, last="A7")
+    v2 = position(g2, [[piece("A4", done=1), piece("B3", done=1, entry="B4"), piece("reserve")],
+                       [piece("A12"), piece("reserve"), piece("reserve")]])
+    return {
+        "roll": (g, g.state_to_json(s)),
+        "act": (g, g.state_to_json(g.play(s, "roll:1"))),
+        "push": (g, g.state_to_json(g.play(g.play(s, "roll:1"), "C2+1"))),
+        "v2": (g2, g2.state_to_json(v2)),
+    }
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        *keys, last = path.split(".")
+        node: Any = data
+        for key in keys:
+            node = node[int(key)] if key.isdigit() else node[key]
+        node[int(last) if last.isdigit() else last] = value
+    return change
+
+
+@pytest.mark.parametrize(
+    ("base", "change", "message"),
+    [
+        ("act", _set("dice", []), "the act phase needs unused dice"),
+        ("act", _set("dice", [1, 2]), "version 1 rolls one die"),
+        ("act", _set("one_die", True), "one_die is a version 2 rule"),
+        ("act", _set("after", "A7"), "after is only set while a push is pending"),
+        ("push", _set("after", "A1"), "after names the empty cell A1"),
+        ("act", _set("log", [[[], 1, 6, 0]]), "malformed event"),
+        ("roll", _set("dice", [3]), "no unused dice before the roll"),
+        ("roll", lambda d: d.update(phase="ones", rolled=[1, 1]), "the double-1 choice is a version 2 rule"),
+        ("v2", lambda d: d.update(phase="ones", rolled=[1, 2]), "the double-1 choice follows a roll of 1,1"),
+        ("v2", _set("pieces.0.2.entry", "C3"), "a reserve piece has no laps and no coin"),
+        ("v2", _set("pieces.0.2.done", 2), "a reserve piece has no laps and no coin"),
+        ("v2", lambda d: d["pieces"][0][0].update(cell="B2", entry="B2"), "two pieces in the middle of a B lap"),
+        ("push", _set("pending.options", ["A1", "A2"]), "the piece pushed from C3 can only go to B3, B4"),
+        ("push", _set("pending.options", ["B3", "J"]), "the piece pushed from C3 can only go to B3, B4"),
+        ("push", _set("pending.rule", "corner"), "the piece pushed from C3 can only go to B3, B4 (rule down)"),
+        ("push", _set("pending.piece.cell", "C5"), "the pending piece must stand on the cell it is pushed from"),
+        ("roll", lambda d: d.update(phase="over", winner=0), "player 1 won without every piece at J"),
+    ],
+)
+def test_json_rejects_inconsistent_states(
+    base: str, change: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    # each of these used to be accepted (or crashed with a TypeError/IndexError), and some then
+    # crashed or broke the rules on the next move
+    g, data = _states_json()[base]
+    g.state_from_json(copy.deepcopy(data))  # the unchanged state is fine
+    broken = copy.deepcopy(data)
+    change(broken)
+    with pytest.raises(GameError, match=re.escape(message)):
+        g.state_from_json(broken)

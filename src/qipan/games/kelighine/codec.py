@@ -8,7 +8,20 @@ from typing import TYPE_CHECKING, Any
 from qipan.core.errors import GameError
 from qipan.games.kelighine import board
 from qipan.games.kelighine.board import STARTS, J, name, tier
-from qipan.games.kelighine.state import CAUSES, OVER, PHASES, PUSH, RESERVE, RULES, Pending, Piece, State
+from qipan.games.kelighine.state import (
+    ACT,
+    CAUSES,
+    ONES,
+    OVER,
+    PHASES,
+    PUSH,
+    RESERVE,
+    ROLL,
+    RULES,
+    Pending,
+    Piece,
+    State,
+)
 
 if TYPE_CHECKING:
     from qipan.games.kelighine.game import Kelighine
@@ -45,6 +58,10 @@ def _piece(data: Any, what: str) -> Piece:
     c = RESERVE if data.get("cell") == "reserve" else _cell(data.get("cell"), f"{what} cell")
     piece = Piece(c, _int(data, "a", -64, 128), _int(data, "done", 0, 3), _cell(data.get("entry"),
                   f"{what} entry", allow_none=True))
+    if c == RESERVE:
+        if piece.done or piece.entry >= 0:
+            raise _bad(f"{what}: a reserve piece has no laps and no coin")
+        return piece
     t = tier(c)
     if c == J and piece.done != 3:
         raise _bad(f"{what} is at J without completing lap C")
@@ -62,7 +79,8 @@ def _events(data: Any, what: str) -> tuple[tuple[object, ...], ...]:
     events = []
     for event in data:
         if (
-            not isinstance(event, list) or not event or event[0] not in _EVENT_SIZES
+            not isinstance(event, list) or not event or not isinstance(event[0], str)
+            or event[0] not in _EVENT_SIZES
             or len(event) != _EVENT_SIZES[event[0]]
             or not all(isinstance(x, int) and not isinstance(x, bool) and -64 <= x <= 128 for x in event[1:])
         ):
@@ -131,21 +149,78 @@ def decode_state(game: Kelighine, data: Any) -> State:
                           RULES.index(rule), opts, _int(pend_data, "pusher", -1, n - 1))
     if (phase == PUSH) != (pending is not None):
         raise _bad("a pending push exists exactly in the push phase")
+    if pending is not None:
+        _check_pending(game, pieces, pending)
+    _check_turn(game, phase, rolled, dice, one_die)
+    _check_coins(pieces)
+    after = _cell(data.get("after"), "after", allow_none=True)
+    if after >= 0 and phase != PUSH:
+        raise _bad("after is only set while a push is pending (the mover waiting for its indirect push)")
+    if after >= 0 and after not in seen:
+        raise _bad(f"after names the empty cell {name(after)}; it must be the cell of the piece that moved")
     winner_raw = data.get("winner")
     winner = -1 if winner_raw is None else _int(data, "winner", 0, n - 1)
     if (phase == OVER) != (winner >= 0):
         raise _bad("the game is over exactly when there is a winner")
     for owner, ps in enumerate(pieces):
-        if len(ps) == game.pieces_per_player and all(p.cell == J for p in ps) and winner != owner:
+        home = len(ps) == game.pieces_per_player and all(p.cell == J for p in ps)
+        if home and winner != owner:
             raise _bad(f"player {owner + 1} has every piece at J but is not the winner")
+        if winner == owner and not home:
+            raise _bad(f"player {owner + 1} won without every piece at J")
     return State(
         tuple(pieces), turn, phase, tuple(rolled), tuple(sorted(dice)), one_die,  # type: ignore[arg-type]
         _cell(data.get("last"), "last", allow_none=True),
         _cell(data.get("moved"), "moved", allow_none=True),
         pending,
-        _cell(data.get("after"), "after", allow_none=True),
+        after,
         _events(data.get("log"), "log"),
         _events(data.get("prev_log"), "prev_log"),
         _int(data, "number", 1, 10**9),
         winner,
     )
+
+
+def _check_pending(game: Kelighine, pieces: list[tuple[Piece, ...]], pending: Pending) -> None:
+    """The pending push must be the one the rules give from its cell, on the current board."""
+    from qipan.games.kelighine.game import push_destinations
+
+    origin = pending.origin
+    if tier(origin) == 0:
+        raise _bad(f"a piece is only pushed from an A, B or C cell, not from {name(origin)}")
+    if pending.piece.cell != origin:
+        raise _bad("the pending piece must stand on the cell it is pushed from")
+    occupied = {p.cell for ps in pieces for p in ps if p.cell < 36}
+    rule, options = push_destinations(origin, occupied, game.start_of(pending.owner))
+    if (rule, options) != (pending.rule, pending.options):
+        where = ", ".join(name(c) for c in options)
+        raise _bad(f"the piece pushed from {name(origin)} can only go to {where} (rule {RULES[rule]})")
+
+
+def _check_turn(game: Kelighine, phase: int, rolled: Any, dice: Any, one_die: bool) -> None:
+    """The dice agree with the phase of the turn and the version."""
+    if one_die and game.version != 2:
+        raise _bad("one_die is a version 2 rule")
+    if phase in (ROLL, ONES) and dice:
+        raise _bad("there are no unused dice before the roll is settled")
+    if phase == ONES:
+        if game.version != 2:
+            raise _bad("the double-1 choice is a version 2 rule")
+        if sorted(rolled) != [1, 1]:
+            raise _bad("the double-1 choice follows a roll of 1,1")
+    if phase == ACT and not dice:
+        raise _bad("the act phase needs unused dice")
+    if game.version == 1 and len(dice) > 1:
+        raise _bad("version 1 rolls one die")
+    if len(dice) > 2 and set(dice) != {1}:
+        raise _bad("more than two unused dice only after a double 1 taken as four 1s")
+
+
+def _check_coins(pieces: list[tuple[Piece, ...]]) -> None:
+    """At most one piece of a player in the middle of a B lap, and one in a C lap."""
+    for owner, ps in enumerate(pieces):
+        tiers = [tier(p.entry) for p in ps if p.entry >= 0]
+        for t in set(tiers):
+            if tiers.count(t) > 1:
+                raise _bad(f"player {owner + 1} has two pieces in the middle of a {'ABC'[t - 1]} lap "
+                           "(one coin per tier)")

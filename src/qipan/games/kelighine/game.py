@@ -70,6 +70,20 @@ def _on_field(c: int) -> bool:
     return c < J
 
 
+def push_destinations(origin: int, occupied: set[int], start: int) -> tuple[int, tuple[int, ...]]:
+    """Where a piece pushed from ``origin`` may go (rules contract, section 4): the rule that
+    applies and its destinations, given the occupied cells and the piece's start cell."""
+    free = set(range(36)) - occupied
+    if tier(origin) >= 2:
+        low = tuple(c for c in board.lower_cells(origin) if c in free)
+        if low:
+            return DOWN, low
+    corners = board.nearest_corners(origin, free)
+    if corners:
+        return (CORNER if tier(origin) == 1 else FALLBACK), corners
+    return BACK, (start,)
+
+
 class _Work:
     """A mutable scratch copy of a state while one action is carried out."""
 
@@ -136,15 +150,7 @@ class _Work:
     # -- pushing -----------------------------------------------------------------------------
 
     def destinations(self, owner: int, origin: int) -> tuple[int, tuple[int, ...]]:
-        free = set(range(36)) - self.occupied()
-        if tier(origin) >= 2:
-            low = tuple(c for c in board.lower_cells(origin) if c in free)
-            if low:
-                return DOWN, low
-        corners = board.nearest_corners(origin, free)
-        if corners:
-            return (CORNER if tier(origin) == 1 else FALLBACK), corners
-        return BACK, (self.game.start_of(owner),)
+        return push_destinations(origin, self.occupied(), self.game.start_of(owner))
 
     def push(self, owner: int, piece: Piece, origin: int, cause: int, pusher: int) -> bool:
         """Push ``piece`` (already lifted) from ``origin``, again while it lands on an indirect
