@@ -72,3 +72,12 @@ def test_version_2_start_cells_reserve_and_winner() -> None:
     text = text_of(g, g.view(s, None))
     assert "player 1 wins after 1 turns" in text
     assert "J●3" in text
+
+
+def test_two_players_coins_on_one_cell_both_show() -> None:
+    # entry cells are free once the piece moves on, so two players' coins can share a cell
+    g = qipan.load("kelighine", players=3)
+    assert isinstance(g, Kelighine)
+    s = position(g, [[piece("B5", done=1, entry="B3")], [piece("B6", done=1, entry="B3")], [piece("A9")]])
+    assert g.view(s, None)["coins"] == [{"player": 0, "cell": "B3"}, {"player": 1, "cell": "B3"}]
+    assert "B3$$" in text_of(g, g.view(s, None))

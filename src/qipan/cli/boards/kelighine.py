@@ -46,7 +46,7 @@ LAYOUT = _layout()
 
 
 def _cell_token(
-    label: str, view: dict[str, Any], occupants: dict[str, list[dict[str, Any]]], coins: dict[str, int]
+    label: str, view: dict[str, Any], occupants: dict[str, list[dict[str, Any]]], coins: dict[str, list[int]]
 ) -> list[tuple[str, str]]:
     """The (text, style) pieces of one cell's label."""
     number = label[1:]
@@ -71,8 +71,8 @@ def _cell_token(
     elif here:
         p = here[0]
         parts.append((f"●{p['face']}", PLAYER_STYLES[p["player"]]))
-    if label in coins:
-        parts.append(("$", PLAYER_STYLES[coins[label]]))
+    for owner in coins.get(label, []):  # several players' coins can mark the same entry cell
+        parts.append(("$", PLAYER_STYLES[owner]))
     return parts
 
 
@@ -81,7 +81,9 @@ def board_text(view: dict[str, Any]) -> Text:
     occupants: dict[str, list[dict[str, Any]]] = {}
     for p in view["pieces"]:
         occupants.setdefault(p["cell"], []).append(p)
-    coins = {c["cell"]: c["player"] for c in view["coins"]}
+    coins: dict[str, list[int]] = {}
+    for coin in view["coins"]:
+        coins.setdefault(coin["cell"], []).append(coin["player"])
     grid: list[list[tuple[str, str]]] = [[(" ", "")] * WIDTH for _ in range(HEIGHT)]
     for label, (x, y) in LAYOUT.items():
         parts = _cell_token(label, view, occupants, coins)
