@@ -37,6 +37,7 @@ Ordering = Callable[[Game[Any, Any], Any, list[Any]], list[Any]]
 KeyFunction = Callable[[Any], Hashable]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+_EPS = 1e-6  # null-window width: evaluations are expected to differ by more than this
 
 
 @dataclass
@@ -78,7 +79,8 @@ class AlphaBetaAgent:
     ``depth`` bounds the iterative deepening; ``time_limit`` (seconds) stops it early, keeping
     the best move of the deepest search that finished (or the current one's best so far). Move
     ordering: the transposition-table move, then two killer moves per ply, then the history
-    heuristic, falling back on the game's static ``order``. Transposition-table keys are
+    heuristic, falling back on the game's static ``order``; with ``pvs`` every move after the
+    first is first tried with a null window (principal variation search). Transposition-table keys are
     ``key(state)`` (default ``hash(state)``, which for states of plain ints is a fast
     Zobrist-like hash).
     """
@@ -94,8 +96,10 @@ class AlphaBetaAgent:
         name: str = "alphabeta",
         table_size: int = 500_000,
         chance_samples: int = 6,
+        pvs: bool = False,
     ):
         self.evaluate = evaluate
+        self.pvs = pvs
         self.depth = depth
         self.time_limit = time_limit
         self.order = order
@@ -138,6 +142,9 @@ class AlphaBetaAgent:
         if self.order is not None:
             actions = self.order(game, state, actions)
         best, value, done = actions[0], -math.inf, 0
+        if len(actions) == 1:
+            self.stats = SearchStats(0, 0, time.perf_counter() - start, value)
+            return best, value
         for depth in range(1, self.depth + 1):
             try:
                 best_here, value_here = self._root_search(state, actions, depth)
@@ -201,8 +208,16 @@ class AlphaBetaAgent:
         best_move = None
         if maximising:
             value = -math.inf
-            for action in actions:
-                child = self._search(game.next_state(state, action), depth - 1, alpha, beta, ply + 1)
+            for i, action in enumerate(actions):
+                after = game.next_state(state, action)
+                if i and self.pvs:
+                    # principal variation search: prove with a null window that this move is no
+                    # better than the best so far; search it fully only when it is
+                    child = self._search(after, depth - 1, alpha, alpha + _EPS, ply + 1)
+                    if alpha < child < beta:
+                        child = self._search(after, depth - 1, alpha, beta, ply + 1)
+                else:
+                    child = self._search(after, depth - 1, alpha, beta, ply + 1)
                 if child > value:
                     value, best_move = child, action
                     if value > alpha:
@@ -212,8 +227,14 @@ class AlphaBetaAgent:
                             break
         else:
             value = math.inf
-            for action in actions:
-                child = self._search(game.next_state(state, action), depth - 1, alpha, beta, ply + 1)
+            for i, action in enumerate(actions):
+                after = game.next_state(state, action)
+                if i and self.pvs:
+                    child = self._search(after, depth - 1, beta - _EPS, beta, ply + 1)
+                    if alpha < child < beta:
+                        child = self._search(after, depth - 1, alpha, beta, ply + 1)
+                else:
+                    child = self._search(after, depth - 1, alpha, beta, ply + 1)
                 if child < value:
                     value, best_move = child, action
                     if value < beta:
@@ -276,6 +297,26 @@ def _from_table(value: float, ply: int) -> float:
     if value < -WIN / 2:
         return value + ply
     return value
+
+
+Policy = Callable[[Game[Any, Any], Any, random.Random], Any]
+"""A playout policy: (game, full state, rng) -> an action for the player to move."""
+
+def greedy_policy(evaluate: Evaluation, candidates: int = 8) -> Policy:
+    """A playout policy: of up to ``candidates`` random legal actions, the one whose result the
+    mover evaluates best (ties at random, so uninformative steps stay random)."""
+
+    def policy(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+        actions = list(game.legal_actions(state))
+        if len(actions) > candidates:
+            actions = rng.sample(actions, candidates)
+        else:
+            rng.shuffle(actions)
+        mover = game.to_move(state)
+        assert mover is not None
+        return max(actions, key=lambda a: evaluate(game, game.next_state(state, a), mover))
+
+    return policy
 
 
 WithTurn = Callable[[Any, int], Any]
@@ -419,6 +460,9 @@ class ExpectimaxAgent:
         actions = list(game.legal_actions(state))
         rng.shuffle(actions)
         best, best_value, done = actions[0], -math.inf, 0
+        if len(actions) == 1:  # nothing to think about
+            self.stats = SearchStats(0, 0, time.perf_counter() - start, 0.0)
+            return best, best_value
         for depth in range(1, self.depth + 1) if self.time_limit else (self.depth,):
             try:
                 values = [self._value(game, game.next_state(state, a), depth - 1, 1)[mover] for a in actions]
@@ -607,13 +651,15 @@ class ISMCTSAgent:
     (``game.sample_state(view, rng)`` — the only way hidden information enters) and walks one
     tree of action sequences with it: UCB1 over the children legal in that sample, counting each
     child's availability. Chance events are sampled along the way without tree nodes (open loop).
-    Rollouts and scoring are as in :class:`MCTSAgent`. Plays the most visited legal move.
+    Rollouts play ``rollout_depth`` actions (chance included) by ``policy`` (default: uniformly
+    random) and score as :class:`MCTSAgent` does. Plays the most visited legal move.
     """
 
     def __init__(self, evaluate: Evaluation | None = None, *, iterations: int = 1000,
                  time_limit: float | None = None, exploration: float = 0.7, rollout_depth: int = 10,
-                 scale: float = 1.0, name: str = "ismcts"):
+                 scale: float = 1.0, policy: Policy | None = None, name: str = "ismcts"):
         self.evaluate = evaluate
+        self.policy = policy
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = exploration
@@ -697,7 +743,12 @@ class ISMCTSAgent:
             mover = game.to_move(state)
             if mover is None:
                 break
-            action = game.sample_chance(state, rng) if mover == CHANCE else rng.choice(game.legal_actions(state))
+            if mover == CHANCE:
+                action = game.sample_chance(state, rng)
+            elif self.policy is not None:
+                action = self.policy(game, state, rng)
+            else:
+                action = rng.choice(game.legal_actions(state))
             state = game.next_state(state, action)
             self._nodes += 1
         return _score(game, state, self.evaluate, self.scale)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from qipan.ai.agent import Agent, GreedyAgent
+from qipan.ai.search import ExpectimaxAgent
 from qipan.core.game import Game
 from qipan.games.kelighine import board
 from qipan.games.kelighine.board import GAP, J, tier
@@ -79,4 +80,17 @@ def _easy(game: Game[Any, Any]) -> Agent:
     return GreedyAgent(evaluate, name="easy")
 
 
-LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {"easy": _easy}
+def _expectimax(name: str, depth: int, time_limit: float) -> Callable[[Game[Any, Any]], Agent]:
+    def make(game: Game[Any, Any]) -> Agent:
+        return ExpectimaxAgent(evaluate, depth=depth, time_limit=time_limit, name=name)
+
+    return make
+
+
+LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
+    "easy": _easy,
+    "medium": _expectimax("medium", 2, 2.0),
+    "hard": _expectimax("hard", 4, 2.0),
+}
+"""easy: greedy one ply. medium/hard: expectimax over the dice (each player maximises their own
+evaluation, every roll weighted by its probability), 2/4 decisions deep, deepening within 2 s."""
