@@ -449,3 +449,43 @@ def test_pushed_forward_past_the_reference_cell_completes_at_the_next_move() -> 
     assert (board_name(p.cell), p.a, p.done) == ("E", 41, 0)  # past A3, but not checked yet
     s = g.play(g.play(own_turn(g, s, 0), "roll:1"), "E+1")
     assert only(g, s, 0).done == 1
+
+
+def test_coin_limit_in_c() -> None:
+    # 2.5.5(g) for tier C: a piece in the middle of its C lap blocks another promotion into C,
+    # but not one into C by a piece that has already completed C (no coin needed)
+    g = game(version=2)
+    s = position(
+        g,
+        [[piece("C3", done=2, entry="C8"), piece("B6", done=2), piece("B2", done=3)],
+         [piece("A12"), piece("reserve"), piece("reserve")]],
+    )
+    s = g.play(s, "roll:1,3")
+    legal = g.legal_texts(s)
+    assert not any(t.startswith("B6^") for t in legal)
+    assert {"B2^C1/1", "B2^C1/3", "B2^C2/1", "B2^C2/3"} <= set(legal)
+    with pytest.raises(GameError, match="already has a piece in the middle of a lap of tier C"):
+        g.play(s, "B6^C5/1")
+    s = g.play(s, "C3+3")  # C3 -> C6: 6 steps from C8, the lap is still under way
+    assert not any(t.startswith("B6^") for t in g.legal_texts(s))
+
+
+def test_b_lap_done_on_the_entry_cell_offers_both_c_cells() -> None:
+    # 2.2.4: entered B at B2, went round and stopped on B2: go on in B, or promote to C1 or C2
+    g = game()
+    s = position(g, [[piece("B8", done=1, entry="B2")], [piece("A12")]])
+    s = g.play(g.play(s, "roll:2"), "B8+2")
+    p = only(g, s, 0)
+    assert (board_name(p.cell), p.done) == ("B2", 2)
+    s = g.play(own_turn(g, s, 0), "roll:3")
+    assert g.legal_texts(s) == ["B2+3", "B2^C1", "B2^C2"]
+
+
+def test_the_movers_indirect_push_cannot_use_the_last_pieces_cell() -> None:
+    # footnote 11: last piece on A5, b moves onto B3 (indirect): b cannot be pushed to A5, so
+    # it goes to A6 without a choice
+    g = game()
+    s = position(g, [[piece("A5")], [piece("B1", done=2)]], turn=1, last="A5")
+    s = g.play(g.play(s, "roll:2"), "B1+2")
+    assert g.to_move(s) == CHANCE and s.turn == 0
+    assert cells(g, s, 1) == ["A6"] and cells(g, s, 0) == ["A5"]
