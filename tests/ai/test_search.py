@@ -10,7 +10,7 @@ import pytest
 
 import qipan
 from qipan.ai import AlphaBetaAgent, ExpectimaxAgent, ISMCTSAgent, MCTSAgent, RandomAgent, make_agent
-from qipan.ai.search import WIN, _terminal_value
+from qipan.ai.search import WIN, BestReplyAgent, _terminal_value, greedy_policy
 from qipan.core.game import CHANCE, Game
 from qipan.games.abalone.ai import evaluate, order
 from tests.ai.toys import DiceBet, GuessCard, Hidden, TicTacToe, ttt_evaluate
@@ -197,3 +197,29 @@ def test_paranoid_alphabeta_handles_repeated_movers() -> None:
     assert move == "bet" and value == WIN - 2
     assert game.to_move(("bet",)) == CHANCE
     assert not math.isnan(value)
+
+
+def test_best_reply_search_plays_three_player_chinese_checkers() -> None:
+    from qipan.games.chinese_checkers.ai import lead, with_turn
+    from qipan.games.chinese_checkers.ai import order as cc_order
+
+    game = qipan.load("chinese-checkers", players=3)
+    state = game.initial_state()
+    agent = BestReplyAgent(lead, with_turn, depth=2, order=cc_order)
+    move, value = agent.search(game, state, random.Random(0))
+    assert move in game.legal_actions(state)
+    assert agent.stats.depth == 2 and agent.stats.nodes > len(game.legal_actions(state))
+    # the best reply layer holds both opponents' moves: its value is the minimum over all of them
+    after = game.next_state(state, move)
+    replies = [game.next_state(with_turn(after, p), a) for p in (1, 2) for a in game.legal_actions(with_turn(after, p))]
+    assert value == pytest.approx(min(lead(game, s, 0) for s in replies))
+
+
+def test_ismcts_prune_and_policy_hooks() -> None:
+    game = TicTacToe()
+    state = (1, 1, 0, 2, 2, 0, 0, 0, 0)
+    agent = ISMCTSAgent(ttt_evaluate, iterations=50, prune=lambda g, s, actions: [8],
+                        policy=greedy_policy(ttt_evaluate, 3), scale=3)
+    assert agent.choose(game, game.view(state, 0), random.Random(0)) == 8
+    policy = greedy_policy(ttt_evaluate, 9)
+    assert policy(game, state, random.Random(0)) == 2  # completing the row is worth most

@@ -304,7 +304,8 @@ Policy = Callable[[Game[Any, Any], Any, random.Random], Any]
 
 def greedy_policy(evaluate: Evaluation, candidates: int = 8) -> Policy:
     """A playout policy: of up to ``candidates`` random legal actions, the one whose result the
-    mover evaluates best (ties at random, so uninformative steps stay random)."""
+    mover evaluates best, game-ending moves by their payoff (ties at random, so uninformative
+    steps stay random)."""
 
     def policy(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
         actions = list(game.legal_actions(state))
@@ -314,7 +315,14 @@ def greedy_policy(evaluate: Evaluation, candidates: int = 8) -> Policy:
             rng.shuffle(actions)
         mover = game.to_move(state)
         assert mover is not None
-        return max(actions, key=lambda a: evaluate(game, game.next_state(state, a), mover))
+
+        def value(action: Any) -> float:
+            after = game.next_state(state, action)
+            if game.to_move(after) is None:
+                return WIN * game.returns(after)[mover]
+            return evaluate(game, after, mover)
+
+        return max(actions, key=value)
 
     return policy
 
@@ -652,14 +660,17 @@ class ISMCTSAgent:
     tree of action sequences with it: UCB1 over the children legal in that sample, counting each
     child's availability. Chance events are sampled along the way without tree nodes (open loop).
     Rollouts play ``rollout_depth`` actions (chance included) by ``policy`` (default: uniformly
-    random) and score as :class:`MCTSAgent` does. Plays the most visited legal move.
+    random) and score as :class:`MCTSAgent` does. ``prune`` (game, state, actions) -> actions may
+    narrow the root to a game planner's candidates. Plays the most visited legal move.
     """
 
     def __init__(self, evaluate: Evaluation | None = None, *, iterations: int = 1000,
                  time_limit: float | None = None, exploration: float = 0.7, rollout_depth: int = 10,
-                 scale: float = 1.0, policy: Policy | None = None, name: str = "ismcts"):
+                 scale: float = 1.0, policy: Policy | None = None, prune: Ordering | None = None,
+                 name: str = "ismcts"):
         self.evaluate = evaluate
         self.policy = policy
+        self.prune = prune
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = exploration
@@ -677,10 +688,14 @@ class ISMCTSAgent:
         n = game.num_players
         me = view["player"]
         root = _Node(me, n)
-        legal_now = list(game.legal_actions(game.sample_state(view, rng)))
+        first = game.sample_state(view, rng)
+        legal_now = list(game.legal_actions(first))
         if len(legal_now) == 1:
             self.stats = SearchStats(0, 0, time.perf_counter() - start, 0.0)
             return legal_now[0]
+        if self.prune is not None:
+            legal_now = self.prune(game, first, legal_now)
+        self._allowed = set(legal_now)
         self._nodes = 0
         done = 0
         while done < self.iterations and (done % 16 or time.perf_counter() < deadline):
@@ -709,6 +724,8 @@ class ISMCTSAgent:
                 self._nodes += 1
                 continue
             actions: Sequence[Any] = game.legal_actions(state)
+            if node is root:
+                actions = [a for a in actions if a in self._allowed] or actions
             children = node.children
             untried = [a for a in actions if a not in children]
             for a in actions:
