@@ -27,7 +27,8 @@ def choose(g: Kelighine, s: State) -> str:
 
 def test_levels() -> None:
     assert "easy" in LEVELS
-    assert agent_levels(game()) == ["random", "easy"]
+    assert agent_levels(game()) == ["random", *LEVELS]
+    assert list(LEVELS)[:1] == ["easy"]  # the baseline comes first; search levels follow
 
 
 def test_piece_values_grow_with_progress() -> None:
