@@ -37,10 +37,11 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, log: Path, sync: str) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "qipan.server", "--port", str(port), "--db", db, "--log-level", "warning"],
+            [sys.executable, "-m", "qipan.server", "--port", str(port), "--db", db, "--log-level", "warning",
+             "--sqlite-sync", sync],
             stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     deadline = time.monotonic() + 60
@@ -94,14 +95,17 @@ async def run(args: argparse.Namespace, base: str) -> None:
 
         async def create() -> dict[str, Any]:
             async with limit:
-                reply = await http.post("/api/games", json={"game": args.game, "options": args.options})
+                body: dict[str, Any] = {"game": args.game, "options": args.options}
+                if args.ai:
+                    body["seats"] = [{"kind": "human"}, {"kind": "ai", "level": args.ai}]
+                reply = await http.post("/api/games", json=body)
                 reply.raise_for_status()
                 data: dict[str, Any] = reply.json()
                 return data
 
         games = await asyncio.gather(*(create() for _ in range(args.games)))
     latencies: list[float] = []
-    players = [(g, s) for g in games for s in range(len(g["seats"]))]
+    players = [(g, s["seat"]) for g in games for s in g["seats"] if s["kind"] == "human"]
     ready = asyncio.Barrier(len(players) + 1)
     go = asyncio.Event()
     rng = random.Random(args.seed)
@@ -120,7 +124,8 @@ async def run(args: argparse.Namespace, base: str) -> None:
     def pct(p: float) -> float:
         return ms[min(len(ms) - 1, int(p / 100 * len(ms)))]
 
-    print(f"games {args.games} ({args.game}), connections {len(players)}, think {args.think} s, "
+    print(f"games {args.games} ({args.game}{', AI ' + args.ai if args.ai else ''}), connections {len(players)}, "
+          f"think {args.think} s, "
           f"moves {made} in {elapsed:.2f} s")
     print(f"throughput      {made / elapsed:8.1f} moves/s")
     print(f"round trip (ms) p50 {pct(50):.1f}  p95 {pct(95):.1f}  p99 {pct(99):.1f}  "
@@ -136,9 +141,12 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a player thinks before moving (uniform 0.5x..1.5x; 0: move at once, "
                              "which measures the saturated server)")
+    parser.add_argument("--ai", metavar="LEVEL", help="seat an AI of this level against one scripted player")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", help="a running server (default: start one on a temporary SQLite file)")
     parser.add_argument("--db", help="database for the server started here (default: a temporary SQLite file)")
+    parser.add_argument("--sqlite-sync", choices=["normal", "full"], default="normal",
+                        help="SQLite commit mode of the server started here (full: fsync every commit)")
     args = parser.parse_args()
     args.options = dict(item.split("=", 1) for item in args.option)
     if args.url:
@@ -146,7 +154,7 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        proc = start_server(args.db or str(Path(tmp) / "load.db"), port, Path(tmp) / "server.log")
+        proc = start_server(args.db or str(Path(tmp) / "load.db"), port, Path(tmp) / "server.log", args.sqlite_sync)
         try:
             asyncio.run(run(args, f"http://127.0.0.1:{port}"))
         finally:

@@ -20,8 +20,9 @@ from .helpers import Message, free_port
 class ServerProcess:
     """``python -m qipan.server`` on a free port with the given database; kill and restart it."""
 
-    def __init__(self, db: str, log: Path):
+    def __init__(self, db: str, log: Path, *extra: str):
         self.db = db
+        self.extra = list(extra)
         self.port = free_port()
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
@@ -35,7 +36,7 @@ class ServerProcess:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "qipan.server", "--port", str(self.port), "--db", self.db,
-                 "--ai-delay", "0", "--log-level", "warning"],
+                 "--ai-delay", "0", "--log-level", "warning", *self.extra],
                 stdout=out, stderr=subprocess.STDOUT, env=env,
             )
         deadline = time.monotonic() + 60

@@ -78,8 +78,18 @@ def test_sigkill_and_restart_resumes_moves_views_and_clocks(server: ServerProces
     assert back.until_moves(4)["to_move"] == 0
 
 
-def test_an_acknowledged_move_always_survives_a_crash(server: ServerProcess) -> None:
-    """Kill at once after each acknowledgement, many times: nothing acknowledged is ever lost."""
+@pytest.mark.parametrize("sync", ["normal", "full"])
+def test_an_acknowledged_move_always_survives_a_crash(tmp_path: Path, sync: str) -> None:
+    """Kill at once after each acknowledgement, again and again: nothing acknowledged is lost."""
+    server = ServerProcess(str(tmp_path / "acked.db"), tmp_path / "server.log", "--sqlite-sync", sync)
+    server.start()
+    try:
+        kill_after_moves(server)
+    finally:
+        server.stop()
+
+
+def kill_after_moves(server: ServerProcess) -> None:
     created = server.post("/api/games", {"game": "abalone", "seed": 5})
     acknowledged = 0
     for _ in range(2):

@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from qipan.core import GameError, load
 from qipan.server import meta as meta_module
 from qipan.server.live import AuthError, Client, Conflict, Hub, LiveGame, NotFound, play_url, seat_specs
-from qipan.server.store import Store, normalise_url
+from qipan.server.store import SQLITE_SYNC, Store, normalise_url
 
 log = logging.getLogger("qipan.server")
 
@@ -43,19 +43,23 @@ def create_app(
     ai_delay: float = 0.4,
     ai_workers: int = 2,
     ai_processes: bool = True,
+    sqlite_sync: str = "normal",
     web_dir: Path | None = None,
 ) -> FastAPI:
     """The qipan server. ``db_url``: a SQLAlchemy URL, a SQLite file path, or None for
     ``qipan.db`` in the user's data directory. ``ai_delay``: seconds an AI waits before moving,
     so people can follow AI moves. AI seats think in ``ai_workers`` worker processes (threads
     with ``ai_processes=False``: same results, but an AI then competes with the server for the
-    interpreter lock)."""
+    interpreter lock). ``sqlite_sync``: ``"normal"`` (commits survive the process being killed)
+    or ``"full"`` (they also survive power loss; slower)."""
     url = normalise_url(db_url)
     web = web_dir or WEB_DIR
+    if sqlite_sync not in SQLITE_SYNC:
+        raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}, not {sqlite_sync!r}")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(Store(url), ai_delay=ai_delay, ai_workers=ai_workers, ai_processes=ai_processes)
+        hub = Hub(Store(url, sqlite_sync), ai_delay=ai_delay, ai_workers=ai_workers, ai_processes=ai_processes)
         app.state.hub = hub
         resumed = await hub.resume_all()
         log.info("qipan server ready (%s); resumed %d unfinished game(s)", _safe_url(url), resumed)

@@ -112,8 +112,17 @@ def normalise_url(url: str | None, default_dir: Path | None = None) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL journaling (readers never wait for the writer)."""
+SQLITE_SYNC = ("normal", "full")
+
+
+def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
+    """An engine for ``url``; SQLite gets WAL journaling (readers never wait for the writer).
+
+    ``sqlite_sync="normal"``: a commit survives the server being killed at any moment (the
+    write is in the operating system before the move is acknowledged); ``"full"`` also waits
+    for the disk (fsync) on every commit, which survives power loss but costs latency."""
+    if sqlite_sync not in SQLITE_SYNC:
+        raise ValueError(f"sqlite_sync must be one of {SQLITE_SYNC}, not {sqlite_sync!r}")
     if url.startswith("sqlite"):
         memory = url in ("sqlite://", "sqlite:///:memory:")
         engine = sa.create_engine(
@@ -127,8 +136,7 @@ def make_engine(url: str) -> Engine:
             cursor = dbapi_connection.cursor()
             if not memory:
                 cursor.execute("PRAGMA journal_mode=WAL")
-            # FULL: a commit is on disk before we acknowledge the move (survives power loss too).
-            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute(f"PRAGMA synchronous={sqlite_sync.upper()}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
@@ -139,9 +147,9 @@ def make_engine(url: str) -> Engine:
 class Store:
     """Synchronous access to the database (call from threads, or through :class:`Writer`)."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, sqlite_sync: str = "normal"):
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, sqlite_sync)
         metadata.create_all(self.engine)
 
     def close(self) -> None:
