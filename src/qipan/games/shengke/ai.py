@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from qipan.ai.agent import Agent
+from qipan.ai.search import ISMCTSAgent, greedy_policy
 from qipan.core.game import Game
 from qipan.games.shengke.game import ShengKe
 from qipan.games.shengke.state import OVER, PICK, PLACE, Action, State
@@ -91,6 +92,35 @@ class TurnPlanner:
         return None
 
 
+def planner_candidates(count: int) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
+    """The ``count`` actions the turn planner rates best on one sampled state (ISMCTS's root)."""
+    planner = TurnPlanner()
+
+    def prune(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
+        assert isinstance(game, ShengKe)
+        player = game.to_move(state)
+        assert player is not None
+        rate = planner._greedy if state.phase == PICK else planner._best
+        scored = sorted(((rate(game, game.next_state(state, a), player), i) for i, a in enumerate(actions)),
+                        reverse=True)
+        return [actions[i] for _, i in scored[:count]]
+
+    return prune
+
+
+def _ismcts(name: str, candidates: int, iterations: int) -> Callable[[Game[Any, Any]], Agent]:
+    def make(game: Game[Any, Any]) -> Agent:
+        return ISMCTSAgent(evaluate, iterations=iterations, rollout_depth=6, scale=3.0, exploration=0.7,
+                           policy=greedy_policy(evaluate, 8), prune=planner_candidates(candidates), name=name)
+
+    return make
+
+
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: TurnPlanner("easy"),
+    "medium": _ismcts("medium", 4, 150),
+    "hard": _ismcts("hard", 6, 400),
 }
+"""easy: the turn planner. medium/hard: information-set MCTS (150/400 iterations) over the
+planner's best 4/6 moves; each iteration samples the hidden cards and decks from the view and
+plays on greedily (best of 8 random moves) to the end of the opponent's next turn."""
