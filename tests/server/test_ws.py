@@ -3,6 +3,7 @@ AI seats, clocks. Every check reads the actual messages a connection receives.""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import threading
@@ -368,3 +369,23 @@ def test_ai_against_ai_plays_to_the_end_while_a_spectator_watches(
     record = client.get(f"/api/games/{created['id']}/record").json()
     assert len(record["moves"]) == len(final["moves"])
     assert record["result"] == final["result"]
+
+
+def test_resigning_while_the_ai_thinks_ends_the_game_cleanly(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = threading.Event()
+    real = live_module.make_agent
+    monkeypatch.setattr(live_module, "make_agent",
+                        lambda game, level: GatedAgent(gate) if level == "random" else real(game, level))
+    created = create(client, seats=[{"kind": "ai", "level": "random"}, {"kind": "human"}])
+    live = client.app.state.hub.games[created["id"]]  # type: ignore[attr-defined]
+    with client.websocket_connect(seat_path(created, 1)) as ws:
+        until(ws, update_with(0))
+        ws.send_json({"type": "resign"})
+        done = until(ws, lambda m: m["result"] is not None)
+        task = live._ai_task
+        gate.set()
+        assert task is not None
+        client.portal.call(asyncio.wait_for, asyncio.shield(task), 10)  # type: ignore[union-attr]
+    assert task.done() and task.exception() is None
+    assert done["moves"] == [] and done["result"]["loser"] == 1
+    assert client.get(f"/api/games/{created['id']}").json()["moves"] == 0

@@ -398,13 +398,15 @@ class LiveGame:
             text = self.game.action_text(state, action)
         except Exception:
             log.exception("AI %s failed in game %s; playing a random legal move", agent.name, self.id)
-        if text is None or text not in self.match.legal_texts():
-            text = rng.choice(self.match.legal_texts())
-        try:
-            await self.act(seat, "move", text, ply=ply)
-        except GameError as exc:
-            log.warning("AI move %s in game %s was refused: %s", text, self.id, exc)
-            await asyncio.sleep(1.0)  # e.g. the database is down: retry, but not in a tight loop
+        if len(self.match.moves) == ply and not self.match.over:  # else: resigned or timed out meanwhile
+            legal = self.match.legal_texts()
+            if text is None or text not in legal:
+                text = rng.choice(legal)
+            try:
+                await self.act(seat, "move", text, ply=ply)
+            except GameError as exc:
+                log.warning("AI move %s in game %s was refused: %s", text, self.id, exc)
+                await asyncio.sleep(1.0)  # e.g. the database is down: retry, but not in a tight loop
         if self._ai_task is asyncio.current_task():
             self._ai_task = None
         self.after_change()
