@@ -371,7 +371,9 @@ def test_ai_against_ai_plays_to_the_end_while_a_spectator_watches(
     assert record["result"] == final["result"]
 
 
-def test_resigning_while_the_ai_thinks_ends_the_game_cleanly(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_resigning_while_the_ai_thinks_ends_the_game_cleanly(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     gate = threading.Event()
     real = live_module.make_agent
     monkeypatch.setattr(live_module, "make_agent",
