@@ -34,29 +34,28 @@ def test_sigkill_and_restart_resumes_moves_views_and_clocks(server: ServerProces
     human.recv()
     human.send({"type": "move", "move": "a1b2"})
     ai_before = human.until_moves(2)
-    # A move sent just before the crash: if acknowledged it must survive; if not, it may or may not.
-    mover = before["to_move"]
-    players[mover].send({"type": "move", "move": players[mover].last["legal"][0]})  # type: ignore[index]
+    # A move in flight at the crash: it is either wholly there afterwards or wholly not.
+    racing = server.post("/api/games", {"game": "abalone", "seed": 4})
+    racer = server.seat(racing, 0)
+    racer.send({"type": "move", "move": racer.recv()["legal"][0]})
     server.kill()
     time.sleep(0.5)
     server.start()
 
     after = {s: server.seat(timed, s).recv() for s in (0, 1)}
     seen_after = time.time()
-    moved = len(after[0]["moves"]) - len(before["moves"])
-    assert moved in (0, 1)
-    assert after[0]["moves"][: len(before["moves"])] == before["moves"]
-    if moved == 0:
-        assert after[0]["to_move"] == before["to_move"]
-        assert after[mover]["legal"] == players[mover].last["legal"]  # type: ignore[index]
-        assert after[mover]["view"] == players[mover].last["view"]  # type: ignore[index]
-        # The clock of the player to move kept running while the server was down; the other stood.
-        other = 1 - mover
-        assert after[0]["clocks"][other] == pytest.approx(before["clocks"][other], abs=0.05)
-        ran = before["clocks"][mover] - after[0]["clocks"][mover]
-        assert ran == pytest.approx(seen_after - seen_before, abs=1.0)
-    else:
-        assert after[0]["to_move"] == 1 - mover
+    mover = before["to_move"]
+    assert after[0]["moves"] == before["moves"] and after[0]["to_move"] == mover
+    assert after[mover]["legal"] == players[mover].last["legal"]  # type: ignore[index]
+    assert after[mover]["view"] == players[mover].last["view"]  # type: ignore[index]
+    # The clock of the player to move kept running while the server was down; the other stood.
+    other = 1 - mover
+    assert after[0]["clocks"][other] == pytest.approx(before["clocks"][other], abs=0.05)
+    ran = before["clocks"][mover] - after[0]["clocks"][mover]
+    assert ran == pytest.approx(seen_after - seen_before, abs=1.0)
+    raced = server.seat(racing, None).recv()
+    assert len(raced["moves"]) in (0, 1)
+    assert raced["to_move"] == len(raced["moves"])
     # Play on after the restart.
     resumed = {s: server.seat(timed, s) for s in (0, 1)}
     final = play_alternately(resumed, 2)
