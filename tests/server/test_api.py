@@ -24,7 +24,7 @@ def test_meta_lists_every_game_with_options_and_levels(client: TestClient) -> No
     assert [v["name"] for v in abalone["variants"]] == ["standard", "belgian-daisy", "german-daisy"]
     limit = next(o for o in abalone["options"] if o["name"] == "time_limit")
     assert limit == {"name": "time_limit", "type": "int", "default": 0, "help": limit["help"],
-                     "choices": None, "minimum": 0, "maximum": None}
+                     "choices": None, "minimum": 0, "maximum": None, "local_file": False}
     assert abalone["levels"][:2] == ["random", "easy"]
     for game in meta["games"]:
         players = game["players"]
@@ -250,3 +250,17 @@ def test_finished_games_leave_memory_when_nobody_watches(client: TestClient) -> 
     with client.websocket_connect(seat_path(created, None)) as ws:
         assert until(ws, lambda m: m["type"] == "update")["result"]["reason"] == "resignation"
     assert created["id"] not in hub.games
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "/nonexistent/deck.toml", "default-deck.toml"])
+def test_the_server_never_opens_a_file_a_client_names(client: TestClient, path: str) -> None:
+    """Sheng-Ke's deck options name files: the server refuses them without touching the path."""
+    for url in ("/api/describe", "/api/games"):
+        body = {"game": "shengke", "options": {"deck_0": path}, "seats": [{"kind": "human"}] * 2}
+        response = client.post(url, json=body)
+        assert response.status_code == 400
+        error = response.json()["error"]
+        assert "never opens files" in error and "passwd" not in error.replace(path, "")
+    assert client.post("/api/describe", json={"game": "shengke", "options": {"deck_0": "default"}}).status_code == 200
+    shengke = next(g for g in client.get("/api/meta").json()["games"] if g["name"] == "shengke")
+    assert {o["name"] for o in shengke["options"] if o["local_file"]} == {"deck_0", "deck_1"}

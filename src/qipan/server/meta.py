@@ -20,7 +20,7 @@ from qipan.core.game import Game
 def available_games() -> list[str]:
     """Registered games that import cleanly (a game still being built is left out)."""
     names = []
-    for name in registry._GAMES:
+    for name in registry.game_names():
         try:
             registry.game_class(name)
         except (GameError, ImportError, AttributeError):
@@ -67,6 +67,7 @@ def game_info(name: str) -> dict[str, Any]:
                 "choices": [_json_value(c) for c in o.choices] if o.choices is not None else None,
                 "minimum": o.minimum,
                 "maximum": o.maximum,
+                "local_file": o.local_file,
             }
             for o in cls.options
         ],
@@ -99,6 +100,13 @@ def build_game(body: Mapping[str, Any]) -> Game[Any, Any]:
         options = {}
     if not isinstance(options, dict):
         raise GameError('"options" must be an object like {"time_limit": 600}')
+    for option in registry.game_class(name).options:
+        given = options.get(option.name, options.get(option.name.replace("_", "-")))
+        if option.local_file and given is not None and given != option.default:
+            raise GameError(
+                f"option {option.name} names a file, and the server never opens files a client names; "
+                f"only {option.default!r} is offered here (use qipan play in a terminal for your own file)"
+            )
     return load(name, variant or None, options)
 
 

@@ -48,8 +48,10 @@ function renderCreate(root) {
     select.addEventListener("change", () => { help.textContent = game.variants.find((v) => v.name === state.variant)?.help || ""; });
     root.append(h("label", { class: "field" }, h("span", { text: "Variant" }), select, help));
   }
-  if (game.options.length) {
-    root.append(h("details", { class: "field", open: game.options.length <= 4 },
+  // Options that name files on the server's machine (Sheng-Ke decks) are for the terminal only.
+  const offered = game.options.filter((opt) => !opt.local_file);
+  if (offered.length) {
+    root.append(h("details", { class: "field", open: offered.length <= 4 },
       h("summary", { text: "Options" }), h("div", { class: "options-grid", id: "options" })));
     renderOptions(root);
   }
@@ -67,7 +69,7 @@ function renderOptions(root) {
   const grid = root.querySelector("#options");
   if (!grid) return;
   const defaults = state.game.variants.find((v) => v.name === state.variant)?.defaults || {};
-  clear(grid).append(...state.game.options.map((opt) => {
+  clear(grid).append(...state.game.options.filter((opt) => !opt.local_file).map((opt) => {
     const base = opt.name in defaults ? defaults[opt.name] : opt.default;
     return optionField(root, { ...opt, default: opt.name in state.options ? state.options[opt.name] : base }, base);
   }));
