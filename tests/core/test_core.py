@@ -113,9 +113,13 @@ def test_forfeit_and_clocks() -> None:
     with pytest.raises(GameError, match="white ran out of time"):
         match.play("i5h5")
     assert match.over and match.result() == {
-        "returns": [1.0, -1.0], "text": "white lost (time)", "reason": "time", "loser": 1}
+        "returns": [1.0, -1.0], "text": "white lost (time)", "reason": "time", "loser": 1, "time": now[0]}
+    assert match.clocks() == pytest.approx([50.0, -1.0])
+    now[0] += 100  # the clocks stopped when the game ended
+    assert match.clocks() == pytest.approx([50.0, -1.0])
     resumed = Match.from_record(match.record(), clock=lambda: now[0])
     assert resumed.over and resumed.result() == match.result()
+    assert resumed.clocks() == pytest.approx([50.0, -1.0])
 
 
 @pytest.mark.parametrize("bad", [True, "0", 2, -1, 0.5])

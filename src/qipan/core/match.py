@@ -97,9 +97,13 @@ class Match:
             if isinstance(move.player, int):
                 left[move.player] -= stamp - turn_start
             turn_start = stamp
-        mover = self.to_move
+        mover = self.game.to_move(self.state)
+        if now is None:
+            now = self.clock()
+        if self.forfeit_result is not None:
+            now = self.forfeit_result.get("time", turn_start)  # clocks stop when the game ends
         if mover is not None and mover >= 0:
-            left[mover] -= (self.clock() if now is None else now) - turn_start
+            left[mover] -= now - turn_start
         return left
 
     def check_time(self) -> bool:
@@ -157,6 +161,7 @@ class Match:
             "text": f"{self.players[player]} lost ({reason})",
             "reason": reason,
             "loser": player,
+            "time": self.clock(),
         }
 
     def undo(self) -> None:
