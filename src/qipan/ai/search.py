@@ -37,6 +37,7 @@ Ordering = Callable[[Game[Any, Any], Any, list[Any]], list[Any]]
 KeyFunction = Callable[[Any], Hashable]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+_MAX_PLY = 200  # safety net for games where one player may decide many times in a row
 _EPS = 1e-6  # null-window width: evaluations are expected to differ by more than this
 
 
@@ -435,7 +436,8 @@ class ExpectimaxAgent:
 
     Values are vectors (one entry per player: ``evaluate(game, state, p)``, terminal payoffs
     scaled by :data:`WIN`), so it plays games of any number of players (max^n). Chance nodes
-    with unlistable outcomes average ``chance_samples`` draws. ``depth`` counts decisions only.
+    with unlistable outcomes average ``chance_samples`` draws. ``depth`` counts turns: a
+    player's consecutive decisions make one, chance none.
     """
 
     def __init__(self, evaluate: Evaluation, *, depth: int = 2, name: str = "expectimax",
@@ -473,7 +475,7 @@ class ExpectimaxAgent:
             return best, best_value
         for depth in range(1, self.depth + 1) if self.time_limit else (self.depth,):
             try:
-                values = [self._value(game, game.next_state(state, a), depth - 1, 1)[mover] for a in actions]
+                values = [self._child(game, game.next_state(state, a), mover, depth, 1)[mover] for a in actions]
             except _Timeout:
                 break
             best_value = max(values)
@@ -500,15 +502,20 @@ class ExpectimaxAgent:
                 for i in range(n):
                     total[i] += p * child[i]
             return tuple(total)
-        if depth <= 0:
+        if depth <= 0 or ply > _MAX_PLY:
             return tuple(self.evaluate(game, state, p) for p in range(n))
         best: tuple[float, ...] | None = None
         for action in game.legal_actions(state):
-            child = self._value(game, game.next_state(state, action), depth - 1, ply + 1)
+            child = self._child(game, game.next_state(state, action), mover, depth, ply + 1)
             if best is None or child[mover] > best[mover]:
                 best = child
         assert best is not None
         return best
+
+    def _child(self, game: Game[Any, Any], child: Any, mover: int, depth: int, ply: int) -> tuple[float, ...]:
+        # A player's consecutive decisions form one ply, so every leaf is evaluated at the same
+        # kind of moment (another player about to decide), not half-way through a turn.
+        return self._value(game, child, depth if game.to_move(child) == mover else depth - 1, ply)
 
 
 def _squash(value: float, scale: float) -> float:

@@ -90,7 +90,8 @@ def _expectimax(name: str, depth: int, time_limit: float) -> Callable[[Game[Any,
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": _easy,
     "medium": _expectimax("medium", 2, 2.0),
-    "hard": _expectimax("hard", 4, 2.0),
+    "hard": _expectimax("hard", 3, 2.0),
 }
 """easy: greedy one ply. medium/hard: expectimax over the dice (each player maximises their own
-evaluation, every roll weighted by its probability), 2/4 decisions deep, deepening within 2 s."""
+evaluation, every roll weighted by its probability), 2/3 turns deep (a turn: one player's consecutive decisions),
+deepening within 2 s."""
