@@ -119,8 +119,8 @@ def _ismcts(name: str, candidates: int, iterations: int) -> Callable[[Game[Any, 
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: TurnPlanner("easy"),
     "medium": _ismcts("medium", 4, 150),
-    "hard": _ismcts("hard", 6, 400),
+    "hard": _ismcts("hard", 4, 450),
 }
-"""easy: the turn planner. medium/hard: information-set MCTS (150/400 iterations) over the
-planner's best 4/6 moves; each iteration samples the hidden cards and decks from the view and
+"""easy: the turn planner. medium/hard: information-set MCTS (150/450 iterations) over the
+planner's best 4 moves; each iteration samples the hidden cards and decks from the view and
 plays on greedily (best of 8 random moves) to the end of the opponent's next turn."""
