@@ -19,7 +19,7 @@ from qipan.core.options import parse_option_assignments
 
 def _elo_text(value: float) -> str:
     if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
+        return "∞" if value > 0 else "-∞"
     return f"{value:+.0f}"
 
 
@@ -27,7 +27,7 @@ def results_table(report: dict[str, Any]) -> Table:
     """The arena results as a rich table (one row per agent, from its own point of view)."""
     s = report["summary"]
     table = Table(title=f"{report['game']}: {s['a']} (A) vs {s['b']} (B), {s['games']} games")
-    for column in ("agent", "W", "D", "L", "score", "95% interval", "Elo", "Elo 95%", "s/move", "nodes/s"):
+    for column in ("agent", "W", "D", "L", "score", "95% CI", "Elo", "Elo 95% CI", "s/move", "nodes/s"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     summary = Summary(s["a"], s["b"], s["wins"], s["draws"], s["losses"])
     mirrored = Summary(s["b"], s["a"], s["losses"], s["draws"], s["wins"])
@@ -38,8 +38,8 @@ def results_table(report: dict[str, Any]) -> Table:
         spm = costs["seconds_per_move"]
         nps = costs["nodes_per_second"]
         table.add_row(
-            label, str(row.wins), str(row.draws), str(row.losses), f"{row.score:.1%}",
-            f"{low:.1%}–{high:.1%}", _elo_text(row.elo), f"{_elo_text(e_low)}…{_elo_text(e_high)}",
+            label, str(row.wins), str(row.draws), str(row.losses), f"{row.score:.0%}",
+            f"{100 * low:.0f}–{high:.0%}", _elo_text(row.elo), f"{_elo_text(e_low)}…{_elo_text(e_high)}",
             "-" if spm is None else f"{spm:.3f}", "-" if nps is None else f"{nps:,.0f}",
         )
     return table
