@@ -54,3 +54,19 @@ def random_states(env: QipanEnv, seed: int, count: int) -> list[Any]:
         states.append(env.game_state)
         env.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
     return states
+
+
+def final_rewards_of_random_play(env: QipanEnv, seed: int) -> dict[str, float]:
+    """Play uniformly random legal actions to the end; the rewards given at the final step."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    final: dict[str, float] = {}
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if any(env.terminations.values()):
+            final = dict(env.rewards)
+    return final

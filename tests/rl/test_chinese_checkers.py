@@ -6,6 +6,7 @@ import numpy as np
 
 import qipan.rl
 from qipan.games.chinese_checkers.board import HOLES, NAMES
+from tests.rl.cases import final_rewards_of_random_play
 
 
 def _grid(name: str) -> tuple[int, int]:
@@ -30,17 +31,7 @@ def test_planes_count_seats_from_the_viewer() -> None:
 
 def test_three_player_capture_game_pays_by_place() -> None:
     env = qipan.rl.env("chinese-checkers", "capture", players=3)
-    env.reset(seed=1)
-    rng = np.random.default_rng(0)
-    final: dict[str, float] = {}
-    for _agent in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        if any(env.terminations.values()):
-            final = dict(env.rewards)
+    final = final_rewards_of_random_play(env, seed=1)
     returns = env.game.returns(env.game_state)
     assert final == {f"player_{i}": returns[i] for i in range(3)}
     assert abs(sum(final.values())) < 1e-9 and max(final.values()) > 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import qipan.rl
+from tests.rl.cases import final_rewards_of_random_play
 
 
 def test_pushed_pieces_owner_acts_out_of_turn_and_sees_the_push() -> None:
@@ -34,15 +35,5 @@ def test_pushed_pieces_owner_acts_out_of_turn_and_sees_the_push() -> None:
 
 def test_four_player_rewards_are_zero_sum() -> None:
     env = qipan.rl.env("kelighine", players=4)
-    env.reset(seed=2)
-    rng = np.random.default_rng(2)
-    final: dict[str, float] = {}
-    for _agent in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        if any(env.terminations.values()):
-            final = dict(env.rewards)
+    final = final_rewards_of_random_play(env, seed=2)
     assert sorted(final.values()) == [-1 / 3, -1 / 3, -1 / 3, 1.0]

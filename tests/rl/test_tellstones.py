@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import qipan.rl
+from tests.rl.cases import final_rewards_of_random_play
 
 
 def _slots(env: qipan.rl.QipanEnv, agent: str) -> np.ndarray:
@@ -46,15 +47,5 @@ def test_exchanged_face_down_stones_look_alike_to_both_players() -> None:
 
 def test_team_rewards_in_the_round_table() -> None:
     env = qipan.rl.env("tellstones", "round-table")
-    env.reset(seed=3)
-    rng = np.random.default_rng(3)
-    final: dict[str, float] = {}
-    for _agent in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        if any(env.terminations.values()):
-            final = dict(env.rewards)
+    final = final_rewards_of_random_play(env, seed=3)
     assert final["player_0"] == final["player_2"] == -final["player_1"] == -final["player_3"] != 0
