@@ -90,7 +90,11 @@ def main(argv: list[str] | None = None) -> int:
                          time_per_move=args.time_per_move, max_moves=args.max_moves,
                          random_opening=args.random_opening)
         start = time.perf_counter()
-        results = list(run(spec, args.games, args.jobs))
+        results = []
+        for result in run(spec, args.games, args.jobs):
+            results.append(result)
+            print(f"  {a} vs {b}: game {len(results)}/{args.games} A {result.outcome} ({result.reason}, "
+                  f"{result.moves} moves, {result.seconds:.0f} s)", file=sys.stderr, flush=True)
         wall = time.perf_counter() - start
         report = summarise(spec, results)
         report["wall_seconds"] = round(wall, 1)
