@@ -113,30 +113,29 @@ def with_turn(state: Any, player: int) -> Any:
     return state._replace(turn=player)
 
 
-def _beam(width: int | None) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
-    if width is None:
-        return order
+def _beam(width: int) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
     return lambda game, state, actions: order(game, state, actions)[:width]
 
 
-def _search_level(name: str, depth: int, time_limit: float, width: int | None) -> Callable[[Game[Any, Any]], Agent]:
-    """Two players: alpha-beta to ``depth``. More: best-reply search to depth 3 (own move, the
-    strongest reply of any opponent, own move), over the ``width`` most advancing moves."""
+def _search_level(name: str, depth: int, brs_depth: int, time_limit: float) -> Callable[[Game[Any, Any]], Agent]:
+    """Two players: alpha-beta to ``depth``. More: best-reply search to ``brs_depth`` (own move,
+    the strongest reply of any opponent, own move, ...) over the 6 most advancing moves."""
 
     def make(game: Game[Any, Any]) -> Agent:
         if game.num_players == 2:
             return AlphaBetaAgent(evaluate, depth=depth, time_limit=time_limit, order=order, name=name)
-        return BestReplyAgent(lead, with_turn, depth=3, time_limit=time_limit, order=_beam(width), name=name)
+        return BestReplyAgent(lead, with_turn, depth=brs_depth, time_limit=time_limit, order=_beam(6), name=name)
 
     return make
 
 
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: GreedyAgent(evaluate, name="easy"),
-    "medium": _search_level("medium", 2, 2.0, 6),
-    "hard": _search_level("hard", 3, 3.0, None),
+    "medium": _search_level("medium", 2, 3, 2.0),
+    "hard": _search_level("hard", 3, 5, 3.0),
 }
 """easy: greedy one ply. Two players: alpha-beta to depth 2 (medium) or 3 (hard), capped at 2/3 s.
-More players: best-reply search to depth 3 over the 6 most advancing moves (medium) or all
-moves (hard). Best-reply to depth 2 lost to easy (5-7 in 12 three-player games): a reply
-alone only adds pessimism, the second own move is what finds the jump ladders."""
+More players: best-reply search over the 6 most advancing moves to depth 3 (medium) or 5
+(hard). Measured in three-player games: best-reply to depth 2 lost to easy (5-7), as a reply
+alone only adds pessimism (the second own move finds the jump ladders); depth 3 over all moves
+lost to depth 3 over the best 6 (4-8)."""
