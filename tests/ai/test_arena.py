@@ -113,3 +113,17 @@ def test_cli_arena_with_two_jobs(tmp_path: Path) -> None:
     assert sorted(p.name for p in records.iterdir()) == ["abalone-0001.json", "abalone-0002.json"]
     bad = CliRunner().invoke(app, ["arena", "abalone", "--a", "easy", "--b", "nobody"])
     assert bad.exit_code == 2 and "no AI level" in bad.output
+
+
+def test_time_per_move_replaces_search_budgets() -> None:
+    import qipan
+    from qipan.ai import make_agent
+    from qipan.ai.arena import budget
+
+    game = qipan.load("abalone")
+    hard = budget(make_agent(game, "hard"), 0.5)
+    assert hard.time_limit == 0.5 and hard.depth == 64  # type: ignore[attr-defined]
+    sheng = budget(make_agent(qipan.load("shengke"), "medium"), 0.2)
+    assert sheng.time_limit == 0.2 and sheng.iterations == 10**9  # type: ignore[attr-defined]
+    easy = make_agent(game, "easy")
+    assert budget(easy, 0.5) is easy and not hasattr(easy, "time_limit")
