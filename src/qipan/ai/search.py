@@ -560,6 +560,7 @@ class MCTSAgent:
         self.rollout_depth = rollout_depth
         self.scale = scale
         self.greedy = greedy
+        self.policy: Policy | None = greedy_policy(evaluate, greedy) if greedy > 0 and evaluate is not None else None
         self.name = name
         self.stats = SearchStats()
 
@@ -623,31 +624,38 @@ class MCTSAgent:
             state = game.next_state(state, action)
             self._nodes += 1
             path.append(node)
-        result = self._rollout(game, state, rng)
-        for visited in path:
-            visited.visits += 1
-            wins = visited.wins
-            for i in range(n):
-                wins[i] += result[i]
+        _backpropagate(path, self._rollout(game, state, rng))
 
     def _rollout(self, game: Game[Any, Any], state: Any, rng: random.Random) -> list[float]:
-        for _ in range(self.rollout_depth):
-            mover = game.to_move(state)
-            if mover is None:
-                break
-            if mover == CHANCE:
-                state = game.next_state(state, game.sample_chance(state, rng))
-            else:
-                actions = game.legal_actions(state)
-                if self.greedy > 0 and self.evaluate is not None:
-                    candidates = rng.sample(list(actions), min(self.greedy, len(actions)))
-                    evaluate = self.evaluate
-                    state = max((game.next_state(state, a) for a in candidates),
-                                key=lambda s: evaluate(game, s, mover))
-                else:
-                    state = game.next_state(state, rng.choice(actions))
-            self._nodes += 1
+        state, plies = _playout(game, state, rng, self.rollout_depth, self.policy)
+        self._nodes += plies
         return _score(game, state, self.evaluate, self.scale)
+
+
+def _playout(game: Game[Any, Any], state: Any, rng: random.Random, depth: int,
+             policy: Policy | None) -> tuple[Any, int]:
+    """Play up to ``depth`` plies (chance sampled, decisions by ``policy`` or at random)."""
+    plies = 0
+    for plies in range(1, depth + 1):
+        mover = game.to_move(state)
+        if mover is None:
+            return state, plies - 1
+        if mover == CHANCE:
+            action = game.sample_chance(state, rng)
+        elif policy is not None:
+            action = policy(game, state, rng)
+        else:
+            action = rng.choice(game.legal_actions(state))
+        state = game.next_state(state, action)
+    return state, plies
+
+
+def _backpropagate(path: list[_Node], result: list[float]) -> None:
+    for visited in path:
+        visited.visits += 1
+        wins = visited.wins
+        for i, value in enumerate(result):
+            wins[i] += value
 
 
 def _score(game: Game[Any, Any], state: Any, evaluate: Evaluation | None, scale: float) -> list[float]:
@@ -755,24 +763,9 @@ class ISMCTSAgent:
             state = game.next_state(state, action)
             self._nodes += 1
             path.append(node)
-        result = self._rollout(game, state, rng)
-        for visited in path:
-            visited.visits += 1
-            wins = visited.wins
-            for i in range(n):
-                wins[i] += result[i]
+        _backpropagate(path, self._rollout(game, state, rng))
 
     def _rollout(self, game: Game[Any, Any], state: Any, rng: random.Random) -> list[float]:
-        for _ in range(self.rollout_depth):
-            mover = game.to_move(state)
-            if mover is None:
-                break
-            if mover == CHANCE:
-                action = game.sample_chance(state, rng)
-            elif self.policy is not None:
-                action = self.policy(game, state, rng)
-            else:
-                action = rng.choice(game.legal_actions(state))
-            state = game.next_state(state, action)
-            self._nodes += 1
+        state, plies = _playout(game, state, rng, self.rollout_depth, self.policy)
+        self._nodes += plies
         return _score(game, state, self.evaluate, self.scale)
