@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,7 +70,25 @@ def _terminal_value(game: Game[Any, Any], state: Any, player: int, ply: int) -> 
     return 0.0
 
 
-class AlphaBetaAgent:
+class _MemorylessAgent:
+    """An agent that keeps nothing between moves: it ignores the views it is shown."""
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+
+class _StateSearchAgent(_MemorylessAgent, ABC):
+    """Searches a state drawn from the view (the exact state for perfect information)."""
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        return self.search(game, game.sample_state(view, rng), rng)[0]
+
+    @abstractmethod
+    def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
+        """The best action at ``state`` and its value for the player to move."""
+
+
+class AlphaBetaAgent(_StateSearchAgent):
     """Alpha-beta search with iterative deepening, a transposition table and move ordering.
 
     Values are those of the searching player: it maximises, every other player minimises
@@ -114,14 +133,6 @@ class AlphaBetaAgent:
         self.stats = SearchStats()
         self._deadline = math.inf
         self._nodes = 0
-
-    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
-        return None
-
-    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
-        state = game.sample_state(view, rng)
-        best, _value = self.search(game, state, rng)
-        return best
 
     def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
         """The best action at ``state`` for the player to move and its value (that player's view)."""
@@ -332,7 +343,7 @@ WithTurn = Callable[[Any, int], Any]
 """(state, player) -> the same position with ``player`` to move, or None if that player cannot move."""
 
 
-class BestReplyAgent:
+class BestReplyAgent(_StateSearchAgent):
     """Best-reply search for games of three or more players (Schadd & Winands, 2011).
 
     The searching player's moves alternate with one merged layer in which only the strongest
@@ -351,13 +362,6 @@ class BestReplyAgent:
         self.order = order
         self.name = name
         self.stats = SearchStats()
-
-    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
-        return None
-
-    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
-        state = game.sample_state(view, rng)
-        return self.search(game, state, rng)[0]
 
     def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
         rng = rng or random.Random(0)
@@ -431,7 +435,7 @@ class BestReplyAgent:
         return actions
 
 
-class ExpectimaxAgent:
+class ExpectimaxAgent(_StateSearchAgent):
     """Depth-limited expectimax: each decider maximises its own value, chance nodes average.
 
     Values are vectors (one entry per player: ``evaluate(game, state, p)``, terminal payoffs
@@ -448,13 +452,6 @@ class ExpectimaxAgent:
         self.chance_samples = chance_samples
         self.time_limit = time_limit
         self.stats = SearchStats()
-
-    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
-        return None
-
-    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
-        state = game.sample_state(view, rng)
-        return self.search(game, state, rng)[0]
 
     def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
         """The best action for the player to move and its expected value for that player.
@@ -539,7 +536,7 @@ class _Node:
         self.wins = [0.0] * n
 
 
-class MCTSAgent:
+class MCTSAgent(_MemorylessAgent):
     """UCT Monte-Carlo tree search with per-player returns (any number of players).
 
     Each iteration selects by UCB1 on the mover's own average return, expands one action,
@@ -563,9 +560,6 @@ class MCTSAgent:
         self.policy: Policy | None = greedy_policy(evaluate, greedy) if greedy > 0 and evaluate is not None else None
         self.name = name
         self.stats = SearchStats()
-
-    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
-        return None
 
     def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
         state = game.sample_state(view, rng)
@@ -667,7 +661,7 @@ def _score(game: Game[Any, Any], state: Any, evaluate: Evaluation | None, scale:
     return [_squash(evaluate(game, state, p), scale) for p in range(n)]
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(_MemorylessAgent):
     """Single-observer information-set MCTS.
 
     Every iteration draws a full state consistent with the agent's view
@@ -693,9 +687,6 @@ class ISMCTSAgent:
         self.scale = scale
         self.name = name
         self.stats = SearchStats()
-
-    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
-        return None
 
     def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
         start = time.perf_counter()
