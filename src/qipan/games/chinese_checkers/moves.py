@@ -89,34 +89,12 @@ def destinations(cells: Sequence[int], start: int, long: bool, chain: bool, ban:
     ends = {n for n in NEIGHBOURS[start] if not cells[n] and not ban[n]}
     seen = {start}
     frontier = [start]
-    rays = RAYS
     while frontier:
-        hole = frontier.pop()
-        if long:
-            for ray in rays[hole]:
-                n = len(ray)
-                i = 0
-                while i < n and not cells[ray[i]]:
-                    i += 1
-                land = 2 * i + 1
-                if land >= n:
-                    continue
-                j = i + 1
-                while j <= land and not cells[ray[j]]:
-                    j += 1
-                if j <= land:
-                    continue
-                target = ray[land]
-                if target not in seen and ban[target] < 2:
-                    seen.add(target)
-                    if chain:
-                        frontier.append(target)
-        else:
-            for over, target in ADJACENT_JUMPS[hole]:
-                if cells[over] and not cells[target] and target not in seen and ban[target] < 2:
-                    seen.add(target)
-                    if chain:
-                        frontier.append(target)
+        for target in single_jumps(cells, frontier.pop(), long):
+            if target not in seen and ban[target] < 2:
+                seen.add(target)
+                if chain:
+                    frontier.append(target)
     seen.discard(start)
     ends.update(h for h in seen if not ban[h])
     return sorted(ends)
