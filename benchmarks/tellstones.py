@@ -10,6 +10,7 @@ import random
 import time
 
 import qipan
+from qipan.ai import play_out
 from qipan.games.tellstones.ai import PARAMS, MemoryAgent
 
 
@@ -31,17 +32,8 @@ def ai_games(game: qipan.Game, games: int, level: str, seed: int) -> float:
     """Games/s of two memory agents, each observing every action."""
     started = time.perf_counter()
     for g in range(games):
-        rng = random.Random(seed + g)
         agents = [MemoryAgent(PARAMS[level], seed=seed + g * 7 + p) for p in range(game.num_players)]
-        state = game.initial_state()
-        while (mover := game.to_move(state)) is not None:
-            if mover < 0:
-                action = game.sample_chance(state, rng)
-            else:
-                action = agents[mover].choose(game, game.view(state, mover), rng)
-            state = game.next_state(state, action)
-            for p, agent in enumerate(agents):
-                agent.observe(game, game.view(state, p))
+        play_out(game, agents, random.Random(seed + g))
     return games / (time.perf_counter() - started)
 
 

@@ -6,40 +6,21 @@
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from typing import Any
 
 import qipan
+from qipan.ai import play_out
+from qipan.ai.arena import wilson
 from qipan.games.tellstones.ai import PARAMS, MemoryAgent
 
 
 def play(game: Any, levels: tuple[str, str], seed: int) -> tuple[float, ...]:
     """One game with seat p played by ``levels[p % 2]``; every agent observes every action."""
-    rng = random.Random(seed)
     agents = [MemoryAgent(PARAMS[levels[p % 2]], levels[p % 2], seed=seed * 10 + p)
               for p in range(game.num_players)]
-    state = game.initial_state()
-    while (mover := game.to_move(state)) is not None:
-        if mover < 0:
-            action = game.sample_chance(state, rng)
-        else:
-            action = agents[mover].choose(game, game.view(state, mover), rng)
-        state = game.apply(state, action)
-        for p, agent in enumerate(agents):
-            agent.observe(game, game.view(state, p))
-    return game.returns(state)
-
-
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a rate (draws count half)."""
-    if n == 0:
-        return 0.0, 1.0
-    p, z = wins / n, 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return game.returns(play_out(game, agents, random.Random(seed)))
 
 
 def main() -> None:

@@ -9,7 +9,7 @@
 True
 """
 
-from qipan.ai.agent import Agent, GreedyAgent, RandomAgent, agent_levels, make_agent
+from qipan.ai.agent import Agent, GreedyAgent, RandomAgent, agent_levels, make_agent, play_out
 from qipan.ai.search import AlphaBetaAgent, ExpectimaxAgent, ISMCTSAgent, MCTSAgent, SearchStats
 
 __all__ = [
@@ -23,4 +23,5 @@ __all__ = [
     "SearchStats",
     "agent_levels",
     "make_agent",
+    "play_out",
 ]

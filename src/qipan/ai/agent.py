@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from qipan.core.errors import GameError, choices_text
-from qipan.core.game import Game
+from qipan.core.game import CHANCE, Game
 
 Evaluation = Callable[[Game[Any, Any], Any, int], float]
 """A heuristic: (game, state, player) -> how good ``state`` is for ``player`` (higher is better)."""
@@ -103,3 +103,25 @@ def make_agent(game: Game[Any, Any], level: str) -> Agent:
             f"{game.name} has no AI level {level!r}; choose one of {choices_text(agent_levels(game))}"
         )
     return levels[level](game)
+
+
+def play_out(game: Game[Any, Any], agents: Sequence[Agent], rng: random.Random, state: Any = None) -> Any:
+    """Play to the end with ``agents[p]`` deciding for seat ``p`` from its view only, every
+    agent observing its view after every action; chance is drawn with ``rng``. The final state.
+
+    >>> import qipan
+    >>> game = qipan.load("abalone", quiet_move_limit=10)
+    >>> end = play_out(game, [RandomAgent(), RandomAgent()], random.Random(1))
+    >>> game.to_move(end) is None
+    True
+    """
+    state = game.initial_state() if state is None else state
+    while (mover := game.to_move(state)) is not None:
+        if mover == CHANCE:
+            action = game.sample_chance(state, rng)
+        else:
+            action = agents[mover].choose(game, game.view(state, mover), rng)
+        state = game.next_state(state, action)
+        for seat, agent in enumerate(agents):
+            agent.observe(game, game.view(state, seat))
+    return state
