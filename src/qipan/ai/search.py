@@ -441,12 +441,15 @@ class ExpectimaxAgent(_StateSearchAgent):
     Values are vectors (one entry per player: ``evaluate(game, state, p)``, terminal payoffs
     scaled by :data:`WIN`), so it plays games of any number of players (max^n). Chance nodes
     with unlistable outcomes average ``chance_samples`` draws. ``depth`` counts turns: a
-    player's consecutive decisions make one, chance none.
+    player's consecutive decisions make one, chance none. A chance node at the horizon is
+    expanded (every outcome evaluated) unless ``horizon_chance`` is False: then it is
+    evaluated itself, for evaluations that already average over the coming roll.
     """
 
     def __init__(self, evaluate: Evaluation, *, depth: int = 2, name: str = "expectimax",
-                 chance_samples: int = 6, time_limit: float | None = None):
+                 chance_samples: int = 6, time_limit: float | None = None, horizon_chance: bool = True):
         self.evaluate = evaluate
+        self.horizon_chance = horizon_chance
         self.depth = depth
         self.name = name
         self.chance_samples = chance_samples
@@ -488,7 +491,7 @@ class ExpectimaxAgent(_StateSearchAgent):
         n = game.num_players
         if mover is None:
             return tuple(_terminal_value(game, state, p, ply) for p in range(n))
-        if mover == CHANCE:
+        if mover == CHANCE and (depth > 0 or self.horizon_chance):
             outcomes = game.chance_outcomes(state)
             if not outcomes:
                 draws = [game.sample_chance(state, self._rng) for _ in range(self.chance_samples)]
