@@ -123,6 +123,7 @@ def test_time_per_move_replaces_search_budgets() -> None:
     game = qipan.load("abalone")
     hard = budget(make_agent(game, "hard"), 0.5)
     assert hard.time_limit == 0.5 and hard.depth == 64  # type: ignore[attr-defined]
+    assert hard.min_depth == 0  # type: ignore[attr-defined]
     sheng = budget(make_agent(qipan.load("shengke"), "medium"), 0.2)
     assert sheng.time_limit == 0.2 and sheng.iterations == 10**9  # type: ignore[attr-defined]
     easy = make_agent(game, "easy")
