@@ -4,6 +4,8 @@
 ``easy`` plans its whole turn: every order of its two placements is played out through the
 resolution phase on a state sampled from its view and scored by :func:`evaluate`; an element for
 a 6 is chosen by the average, over a few sampled deck orders, of a greedy turn after the pick.
+``medium`` and ``hard`` (:class:`TurnSearch`) also play the opponent's reply: each of the best
+few turns is tried on many sampled deals with the same dice, the opponent answering greedily.
 
 >>> import qipan, random
 >>> from qipan.core import Match
@@ -19,17 +21,21 @@ a 6 is chosen by the average, over a few sampled deck orders, of a greedy turn a
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from qipan.ai.agent import Agent
-from qipan.ai.search import ISMCTSAgent, greedy_policy
+from qipan.ai.search import SearchStats
 from qipan.core.game import Game
+from qipan.games.shengke.cards import DECK_SIZE
+from qipan.games.shengke.elements import OVERCOMES, RANGE_CELLS, SIZE
 from qipan.games.shengke.game import ShengKe
-from qipan.games.shengke.state import OVER, PICK, PLACE, Action, State
+from qipan.games.shengke.state import EMPTY, OVER, PICK, PLACE, ROLL, Action, Place, State
 
 HAND_WEIGHT = 0.2
 DECK_WEIGHT = 0.02
+EXPOSED_WEIGHT = 0.3
 
 
 def evaluate(game: Game[Any, Any], state: Any, player: int) -> float:
@@ -46,6 +52,56 @@ def evaluate(game: Game[Any, Any], state: Any, player: int) -> float:
     hands = len(state.hands[player]) - len(state.hands[other])
     decks = sum(map(len, state.decks[player])) - sum(map(len, state.decks[other]))
     return lead + HAND_WEIGHT * hands + DECK_WEIGHT * decks
+
+
+def _reach() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """``REACH[player][number][cell]``: the cells from which a card of ``player`` with out-range
+    ``number`` covers ``cell``."""
+    table = []
+    for p in (0, 1):
+        by_number: list[tuple[tuple[int, ...], ...]] = [()] * 9
+        for n, cells in RANGE_CELLS[p].items():
+            by_number[n] = tuple(tuple(c for c in range(SIZE * SIZE) if x in cells[c]) for x in range(SIZE * SIZE))
+        table.append(tuple(by_number))
+    return tuple(table)
+
+
+REACH = _reach()
+OVERCOME_BY: tuple[int, ...] = tuple(OVERCOMES.index(e) for e in range(5))
+"""``OVERCOME_BY[e]``: the element that overcomes ``e``."""
+
+
+def exposed(game: ShengKe, state: State, player: int) -> int:
+    """How many of ``player``'s cards on the field the opponent could destroy with one placement:
+    a card of the overcoming element that is still in the opponent's hand or decks, whose
+    out-range covers it from an empty cell."""
+    opponent = 1 - player
+    field = state.field
+    base = opponent * DECK_SIZE
+    gone = set(state.discards[opponent])
+    outs: list[set[int]] = [set() for _ in range(5)]
+    for i in range(DECK_SIZE):
+        if field.count(base + i) == 0 and i not in gone:
+            outs[game.card_elements[base + i]].add(game.card(base + i).range_out)
+    reach = REACH[opponent]
+    count = 0
+    low, high = player * DECK_SIZE, (player + 1) * DECK_SIZE
+    for x, key in enumerate(field):
+        if low <= key < high:
+            numbers = outs[OVERCOME_BY[game.card_elements[key]]]
+            if any(field[c] == EMPTY for n in numbers for c in reach[n][x]):
+                count += 1
+    return count
+
+
+def deep_evaluate(game: Game[Any, Any], state: Any, player: int) -> float:
+    """:func:`evaluate` minus ``EXPOSED_WEIGHT`` per own card the opponent could destroy with one
+    placement, plus as much per such card of the opponent."""
+    assert isinstance(game, ShengKe)
+    value = evaluate(game, state, player)
+    if state.phase == OVER:
+        return value
+    return value + EXPOSED_WEIGHT * (exposed(game, state, 1 - player) - exposed(game, state, player))
 
 
 class TurnPlanner:
@@ -71,19 +127,16 @@ class TurnPlanner:
         top = max(score for score, _ in scored)
         return rng.choice([a for score, a in scored if score >= top - 1e-9])
 
-    def _mine(self, state: State, turn: int, player: int) -> bool:
-        return state.turn == turn and state.phase in (PICK, PLACE) and state.current == player
-
     def _best(self, game: ShengKe, state: State, player: int) -> float:
         """Exhaustive over this player's remaining placements of the turn."""
-        if not self._mine(state, state.turn, player):
+        if not _mine(state, state.turn, player):
             return evaluate(game, state, player)
         return max(self._best(game, game.next_state(state, a), player) for a in game.legal_actions(state))
 
     def _greedy(self, game: ShengKe, state: State, player: int) -> float:
         """One decision at a time, each by the evaluation right after it."""
         turn = state.turn
-        while self._mine(state, turn, player):
+        while _mine(state, turn, player):
             state = max((game.next_state(state, a) for a in game.legal_actions(state)),
                         key=lambda s: evaluate(game, s, player))
         return evaluate(game, state, player)
@@ -92,35 +145,116 @@ class TurnPlanner:
         return None
 
 
-def planner_candidates(count: int) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
-    """The ``count`` actions the turn planner rates best on one sampled state (ISMCTS's root)."""
-    planner = TurnPlanner()
+class TurnSearch:
+    """Chooses among whole turns by playing each against the opponent's reply on sampled deals.
 
-    def prune(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
+    The candidates are the ``plans`` best sequences of this player's remaining placements by
+    ``leaf`` right after the turn (one per distinct result), or each element for a 6. Every
+    candidate is played on the same ``samples`` states drawn from the view with the same dice:
+    the rest of this turn greedily, then the opponent's turn greedily (each placement by the
+    evaluation of its resolution), then ``leaf`` scores the result. The best mean wins, and the
+    rest of the chosen plan is played on the next decisions of the turn. ``stats``: nodes are
+    playouts, depth the number of candidates.
+    """
+
+    def __init__(self, name: str = "turns", plans: int = 6, samples: int = 16,
+                 leaf: Callable[[Game[Any, Any], Any, int], float] = evaluate):
+        self.name = name
+        self.plans = plans
+        self.samples = samples
+        self.leaf = leaf
+        self.stats = SearchStats()
+        self._rest: list[Action] = []
+        self._rest_at: tuple[int, tuple[int, ...]] | None = None
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Action:
         assert isinstance(game, ShengKe)
-        player = game.to_move(state)
-        assert player is not None
-        rate = planner._greedy if state.phase == PICK else planner._best
-        scored = sorted(((rate(game, game.next_state(state, a), player), i) for i, a in enumerate(actions)),
-                        reverse=True)
-        return [actions[i] for _, i in scored[:count]]
+        start = time.perf_counter()
+        self.stats = SearchStats()
+        player: int = view["player"]
+        state = game.sample_state(view, rng)
+        actions = list(game.legal_actions(state))
+        if self._rest and self._rest_at == (state.turn, state.placed) and self._rest[0] in actions:
+            return self._play(state, self._rest)
+        if len(actions) == 1:
+            return actions[0]
+        candidates = [[a] for a in actions] if state.phase == PICK else self._plans(game, state, player, rng)
+        if len(candidates) > 1:
+            deals = [state] + [game.sample_state(view, rng) for _ in range(self.samples - 1)]
+            seeds = [rng.random() for _ in deals]  # the same dice for every candidate
+            scored = []
+            for plan in candidates:
+                total = sum(self._simulate(game, deal, plan, player, random.Random(seed))
+                            for deal, seed in zip(deals, seeds, strict=True))
+                scored.append((total / len(deals), plan))
+            value = max(v for v, _ in scored)
+            self.stats = SearchStats(len(candidates) * len(deals), len(candidates), time.perf_counter() - start,
+                                     value)
+            candidates = [plan for v, plan in scored if v >= value - 1e-9]
+        return self._play(state, list(rng.choice(candidates)))
 
-    return prune
+    def _play(self, state: State, plan: list[Action]) -> Action:
+        action = plan[0]
+        self._rest = plan[1:]
+        self._rest_at = (state.turn, (*state.placed, action.cell)) if isinstance(action, Place) else None
+        return action
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+    def _plans(self, game: ShengKe, state: State, player: int, rng: random.Random) -> list[list[Action]]:
+        """The best ``plans`` placement sequences for the rest of the turn, one per result."""
+        found: dict[Any, tuple[float, list[Action]]] = {}
+
+        def walk(s: State, plan: list[Action]) -> None:
+            if not _mine(s, state.turn, player):
+                key = (s.field, s.hands[player], s.discards)
+                if key not in found:
+                    found[key] = (self.leaf(game, s, player) + rng.random() * 1e-6, plan)
+                return
+            for a in game.legal_actions(s):
+                walk(game.next_state(s, a), [*plan, a])
+
+        walk(state, [])
+        ranked = sorted(found.values(), key=lambda vp: vp[0], reverse=True)
+        return [plan for _, plan in ranked[: self.plans]]
+
+    def _simulate(self, game: ShengKe, state: State, plan: list[Action], player: int, rng: random.Random) -> float:
+        turn = state.turn
+        for action in plan:
+            state = game.next_state(state, action)
+        state = _greedy_turn(game, state, turn, player)
+        while state.phase == ROLL:
+            state = game.next_state(state, game.sample_chance(state, rng))
+        if state.phase != OVER:
+            state = _greedy_turn(game, state, state.turn, 1 - player)
+        return self.leaf(game, state, player)
 
 
-def _ismcts(name: str, candidates: int, iterations: int) -> Callable[[Game[Any, Any]], Agent]:
-    def make(game: Game[Any, Any]) -> Agent:
-        return ISMCTSAgent(evaluate, iterations=iterations, rollout_depth=6, scale=3.0, exploration=0.7,
-                           policy=greedy_policy(evaluate, 8), prune=planner_candidates(candidates), name=name)
+def _mine(state: State, turn: int, player: int) -> bool:
+    return state.turn == turn and state.phase in (PICK, PLACE) and state.current == player
 
-    return make
+
+def _greedy_turn(game: ShengKe, state: State, turn: int, player: int) -> State:
+    """Play ``player``'s decisions of ``turn`` one at a time, each by the evaluation right after
+    it; a placement that does not end the turn is rated as if it were resolved at once."""
+
+    def rate(s: State) -> float:
+        return evaluate(game, game.resolve(s) if _mine(s, turn, player) else s, player)
+
+    while _mine(state, turn, player):
+        if state.phase == PICK:  # what a pick draws shows only in the placements after it
+            state = max((_greedy_turn(game, game.next_state(state, a), turn, player)
+                         for a in game.legal_actions(state)), key=lambda s: evaluate(game, s, player))
+        else:
+            state = max((game.next_state(state, a) for a in game.legal_actions(state)), key=rate)
+    return state
 
 
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: TurnPlanner("easy"),
-    "medium": _ismcts("medium", 4, 150),
-    "hard": _ismcts("hard", 4, 450),
+    "medium": lambda game: TurnSearch("medium", plans=4, samples=8),
+    "hard": lambda game: TurnSearch("hard", plans=10, samples=16, leaf=deep_evaluate),
 }
-"""easy: the turn planner. medium/hard: information-set MCTS (150/450 iterations) over the
-planner's best 4 moves; each iteration samples the hidden cards and decks from the view and
-plays on greedily (best of 8 random moves) to the end of the opponent's next turn."""
+"""easy: the turn planner. medium: the turn search over the planner's 4 best turns, 8 sampled
+deals each. hard: 10 turns, 16 deals, ranked and scored by :func:`deep_evaluate`."""
