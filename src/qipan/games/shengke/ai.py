@@ -254,7 +254,7 @@ def _greedy_turn(game: ShengKe, state: State, turn: int, player: int) -> State:
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: TurnPlanner("easy"),
     "medium": lambda game: TurnSearch("medium", plans=4, samples=8),
-    "hard": lambda game: TurnSearch("hard", plans=10, samples=16, leaf=deep_evaluate),
+    "hard": lambda game: TurnSearch("hard", plans=10, samples=12, leaf=deep_evaluate),
 }
 """easy: the turn planner. medium: the turn search over the planner's 4 best turns, 8 sampled
-deals each. hard: 10 turns, 16 deals, ranked and scored by :func:`deep_evaluate`."""
+deals each. hard: 10 turns, 12 deals, ranked and scored by :func:`deep_evaluate`."""
