@@ -86,12 +86,13 @@ class Weights(NamedTuple):
 DEFAULT = Weights()
 
 
-def score(own: int, opp: int, w: Weights = DEFAULT) -> float:
-    """The evaluation of a position for the side owning ``own`` (bitboards, no terminal check)."""
+def score(own: int, opp: int, w: Weights = DEFAULT, material_share: float = 1.0) -> float:
+    """The evaluation of a position for the side owning ``own`` (bitboards, no terminal check).
+    ``material_share`` scales the marble difference (see :func:`evaluate`)."""
     my_pushes, my_threats = _tactics(own, opp)
     their_pushes, their_threats = _tactics(opp, own)
     return (
-        w.material * (own.bit_count() - opp.bit_count())
+        w.material * material_share * (own.bit_count() - opp.bit_count())
         + w.centre * (_centre(opp) - _centre(own))
         + w.cohesion * (_pairs(own) - _pairs(opp))
         + w.edge * ((opp & EDGE_CELLS).bit_count() - (own & EDGE_CELLS).bit_count())
@@ -101,15 +102,22 @@ def score(own: int, opp: int, w: Weights = DEFAULT) -> float:
 
 
 def evaluate(game: Game[Any, Any], state: AbaloneState, player: int) -> float:
-    """How good ``state`` is for ``player`` (wins and losses score ±WIN)."""
+    """How good ``state`` is for ``player`` (wins and losses score ±WIN).
+
+    Under ``quiet_move_limit`` a lead in marbles is worth less the closer the game is to being
+    drawn (nothing at the limit, like the draw itself), so the side ahead keeps pushing marbles
+    out instead of sitting on its lead until the draw, and the side behind plays for time.
+    """
     if state.outcome:
         if state.outcome == DRAW:
             return 0.0
         won = (state.outcome == BLACK_WON) == (player == 0)
         return WIN if won else -WIN
+    limit = game.config.get("quiet_move_limit", 0)
+    share = (limit - state.quiet) / limit if limit else 1.0
     if player == 0:
-        return score(state.black, state.white)
-    return score(state.white, state.black)
+        return score(state.black, state.white, DEFAULT, share)
+    return score(state.white, state.black, DEFAULT, share)
 
 
 def order(game: Game[Any, Any], state: AbaloneState, actions: list[AbaloneMove]) -> list[AbaloneMove]:
