@@ -17,11 +17,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+import random
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from qipan.ai.agent import Agent, GreedyAgent
-from qipan.ai.search import AlphaBetaAgent, BestReplyAgent
+from qipan.ai.search import AlphaBetaAgent, BestReplyAgent, SearchStats
 from qipan.core.game import Game
 from qipan.games.chinese_checkers.game import ChineseCheckers, ChineseCheckersState
 
@@ -97,6 +100,21 @@ def lead(game: Game[Any, Any], state: Any, player: int) -> float:
     return sum(others) / len(others) - costs[player]
 
 
+def lead_over_leader(game: Game[Any, Any], state: Any, player: int) -> float:
+    """The race lead over the closest opponent still racing (for best-reply search with three or
+    more players): what decides a race is whether one finishes before the fastest opponent, so
+    slowing a trailing opponent is worth nothing. Finished games score their payoff times a
+    large constant; in the capture variant, :func:`evaluate`."""
+    assert isinstance(game, ChineseCheckers)
+    if state.turn is None:
+        return WIN * game.returns(state)[player]
+    if game.capture:
+        return evaluate(game, state, player)
+    costs = race_costs(game, state)
+    others = [costs[p] for p in range(game.num_players) if p != player and p not in state.finished]
+    return (min(others) if others else 0.0) - costs[player]
+
+
 def order(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
     """Moves that gain the most distance towards the mover's target first."""
     assert isinstance(game, ChineseCheckers)
@@ -113,29 +131,88 @@ def with_turn(state: Any, player: int) -> Any:
     return state._replace(turn=player)
 
 
+class RacePlanAgent:
+    """Plans two of its own moves ahead as if the other pieces stood still: of its ``width``
+    first moves that lower its race cost most, the one after which its best second move leaves
+    the lowest cost (a move that fills the target wins at once). Ignores what the opponents
+    may do, so it neither blocks them nor fears being blocked."""
+
+    def __init__(self, width: int = 8, name: str = "race-plan"):
+        self.width = width
+        self.name = name
+        self.stats = SearchStats()
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        return None
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        assert isinstance(game, ChineseCheckers)
+        start = time.perf_counter()
+        state = game.sample_state(view, rng)
+        me = state.turn
+        assert me is not None
+        actions = list(game.legal_actions(state))
+        if game.capture or len(actions) == 1:
+            return GreedyAgent(evaluate).choose(game, view, rng)
+        rng.shuffle(actions)  # random tie-breaks
+        table = _cost_tables(game)[me]
+        actions.sort(key=lambda m: table[m.end] - table[m.start])
+        best, best_value, nodes = actions[0], -math.inf, 0
+        for first in actions[: self.width]:
+            after = game.next_state(state, first)
+            nodes += 1
+            if after.turn is None or me in after.finished:
+                value = WIN * game.returns(after)[me] if after.turn is None else WIN
+            else:
+                value = -race_cost(game, after, me) - self._second(game, after, me, table)
+            if value > best_value:
+                best, best_value = first, value
+        self.stats = SearchStats(nodes, 2, time.perf_counter() - start, best_value)
+        return best
+
+    def _second(self, game: ChineseCheckers, state: ChineseCheckersState, me: int,
+                table: tuple[float, ...]) -> float:
+        """The cost change of ``me``'s best next move, others frozen (−WIN if it finishes)."""
+        here = state._replace(turn=me)
+        target = game.target_holes(me)
+        best = 0.0
+        for move in game.legal_actions(here):
+            if move.start < 0:
+                continue
+            if move.end in target and me in game.next_state(here, move).finished:
+                return -WIN
+            best = min(best, table[move.end] - table[move.start])
+        return best
+
+
 def _beam(width: int) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
     return lambda game, state, actions: order(game, state, actions)[:width]
 
 
-def _search_level(name: str, depth: int, brs_depth: int, time_limit: float) -> Callable[[Game[Any, Any]], Agent]:
-    """Two players: alpha-beta to ``depth``. More: best-reply search to ``brs_depth`` (own move,
-    the strongest reply of any opponent, own move, ...) over the 6 most advancing moves."""
+def _medium(game: Game[Any, Any]) -> Agent:
+    """Two players: alpha-beta to depth 2. More: two own moves ahead, the others frozen."""
+    if game.num_players == 2:
+        return AlphaBetaAgent(evaluate, depth=2, time_limit=2.0, order=order, name="medium")
+    return RacePlanAgent(width=MEDIUM_WIDTH, name="medium")
 
-    def make(game: Game[Any, Any]) -> Agent:
-        if game.num_players == 2:
-            return AlphaBetaAgent(evaluate, depth=depth, time_limit=time_limit, order=order, name=name)
-        return BestReplyAgent(lead, with_turn, depth=brs_depth, time_limit=time_limit, order=_beam(6), name=name)
 
-    return make
+def _hard(game: Game[Any, Any]) -> Agent:
+    """Two players: alpha-beta to depth 3. More: best-reply search to depth 5 (own move, the
+    strongest reply of any opponent, own move, ...) over the 6 most advancing moves, valuing
+    the race against the closest opponent."""
+    if game.num_players == 2:
+        return AlphaBetaAgent(evaluate, depth=3, time_limit=3.0, order=order, name="hard")
+    return BestReplyAgent(lead_over_leader, with_turn, depth=5, time_limit=3.0, order=_beam(6), name="hard")
 
+
+MEDIUM_WIDTH = 8
 
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: GreedyAgent(evaluate, name="easy"),
-    "medium": _search_level("medium", 2, 3, 2.0),
-    "hard": _search_level("hard", 3, 5, 3.0),
+    "medium": _medium,
+    "hard": _hard,
 }
 """easy: greedy one ply. Two players: alpha-beta to depth 2 (medium) or 3 (hard), capped at 2/3 s.
-More players: best-reply search over the 6 most advancing moves to depth 3 (medium) or 5
-(hard). Measured in three-player games: best-reply to depth 2 lost to easy (5-7), as a reply
-alone only adds pessimism (the second own move finds the jump ladders); depth 3 over all moves
-lost to depth 3 over the best 6 (4-8)."""
+More players: medium plans two of its own moves with the others frozen (:class:`RacePlanAgent`);
+hard is best-reply search to depth 5 over the 6 most advancing moves by the lead over the
+closest opponent (3 s cap)."""

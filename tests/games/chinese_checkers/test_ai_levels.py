@@ -1,0 +1,170 @@
+"""The medium and hard levels with two to six players: legal, finishing, and doing what they say."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import qipan
+from qipan.ai import make_agent
+from qipan.ai.search import AlphaBetaAgent, BestReplyAgent
+from qipan.games.chinese_checkers import ChineseCheckers, ChineseCheckersState
+from qipan.games.chinese_checkers.ai import (
+    WIN,
+    RacePlanAgent,
+    lead_over_leader,
+    race_cost,
+    race_costs,
+)
+from qipan.games.chinese_checkers.board import POINT_HOLES
+from tests.games.chinese_checkers.helpers import position
+from tests.games.chinese_checkers.test_rules import TARGET4
+
+
+def load(players: int, **options: object) -> ChineseCheckers:
+    game = qipan.load("chinese-checkers", players=players, **options)
+    assert isinstance(game, ChineseCheckers)
+    return game
+
+
+def midgame(game: ChineseCheckers, plies: int, seed: int) -> ChineseCheckersState:
+    """A position reached by ``plies`` greedy moves with a few random ones mixed in."""
+    rng = random.Random(seed)
+    easy = make_agent(game, "easy")
+    state = game.initial_state()
+    for ply in range(plies):
+        mover = state.turn
+        assert mover is not None
+        if ply % 4 == 3:
+            action = rng.choice(game.legal_actions(state))
+        else:
+            action = easy.choose(game, game.view(state, mover), rng)
+        state = game.next_state(state, action)
+    return state
+
+
+def near_finish(game: ChineseCheckers) -> ChineseCheckersState:
+    """Three players: red (target point 4) one move short of finishing (m5-n1 fills the
+    target), the others at home."""
+    pieces = {name: 0 for name in TARGET4 if name != "n1"}
+    pieces["m5"] = 0
+    state = position(pieces)
+    board = list(state.board)
+    for player in range(1, game.num_players):
+        for h in game.home_holes(player):
+            board[h] = player + 1
+    return state._replace(board=tuple(board))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_levels_choose_legal_moves(players: int, level: str) -> None:
+    game = load(players)
+    for plies in (0, 3 * players + 1):
+        state = midgame(game, plies, seed=players)
+        mover = state.turn
+        assert mover is not None
+        agent = make_agent(game, level)
+        move = agent.choose(game, game.view(state, mover), random.Random(1))
+        assert move in game.legal_actions(state)
+
+
+def test_levels_are_what_the_docs_say() -> None:
+    two, three = load(2), load(3)
+    assert isinstance(make_agent(two, "medium"), AlphaBetaAgent)
+    assert isinstance(make_agent(two, "hard"), AlphaBetaAgent)
+    assert isinstance(make_agent(three, "medium"), RacePlanAgent)
+    hard = make_agent(three, "hard")
+    assert isinstance(hard, BestReplyAgent)
+    assert hard.depth == 5 and hard.evaluate is lead_over_leader
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_levels_take_the_finishing_move(level: str) -> None:
+    game = load(3)
+    state = near_finish(game)
+    agent = make_agent(game, level)
+    move = agent.choose(game, game.view(state, 0), random.Random(0))
+    assert game.action_text(state, move) == "m5-n1"
+
+
+def test_lead_over_leader_counts_only_the_closest_opponent() -> None:
+    game = load(3)
+    state = midgame(game, 12, seed=5)
+    costs = race_costs(game, state)
+    for player in range(3):
+        others = [c for p, c in enumerate(costs) if p != player]
+        assert lead_over_leader(game, state, player) == pytest.approx(min(others) - costs[player])
+    # an advance of the trailing opponent that leaves it behind changes nothing; the leader's does
+    trailing = max((1, 2), key=lambda p: costs[p])
+    leader = 3 - trailing
+    for who, changes in ((trailing, False), (leader, True)):
+        here = state._replace(turn=who)
+        afters = [game.next_state(here, m) for m in game.legal_actions(here)]
+        gains = [a for a in afters if costs[leader] < race_cost(game, a, who) < costs[who]] if who == trailing else [
+            a for a in afters if race_cost(game, a, who) < costs[who]]
+        assert gains
+        lead = lead_over_leader(game, gains[0], 0)
+        assert (lead < lead_over_leader(game, state, 0)) if changes else lead == lead_over_leader(game, state, 0)
+
+
+def test_lead_over_leader_scores_finished_games_by_payoff() -> None:
+    game = load(3)
+    state = near_finish(game)
+    done = game.next_state(state, game.parse_action(state, "m5-n1"))
+    assert done.turn is None
+    assert lead_over_leader(game, done, 0) == WIN
+    assert lead_over_leader(game, done, 1) == WIN * game.returns(done)[1] < 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_race_plan_takes_the_best_two_move_plan(seed: int) -> None:
+    """Brute force over every first move of the beam and every second move, others frozen."""
+    game = load(3)
+    state = midgame(game, 15 + seed, seed)
+    me = state.turn
+    assert me is not None
+    agent = RacePlanAgent(width=len(game.legal_actions(state)))
+    move = agent.choose(game, game.view(state, me), random.Random(0))
+
+    def plan_cost(first: object) -> float:
+        after = game.next_state(state, first)
+        here = after._replace(turn=me)
+        seconds = [race_cost(game, game.next_state(here, m), me) for m in game.legal_actions(here)]
+        return min([race_cost(game, after, me), *seconds])
+
+    assert plan_cost(move) == pytest.approx(min(plan_cost(m) for m in game.legal_actions(state)))
+
+
+def test_race_plan_beats_a_greedy_first_move() -> None:
+    """A two-move plan can start with a smaller step than the greedy move."""
+    game = load(3)
+    found = False
+    for seed in range(1, 12):
+        state = midgame(game, 20, seed)
+        me = state.turn
+        assert me is not None
+        plan = RacePlanAgent(width=8).choose(game, game.view(state, me), random.Random(0))
+        greedy = make_agent(game, "easy").choose(game, game.view(state, me), random.Random(0))
+        if race_cost(game, game.next_state(state, plan), me) > race_cost(game, game.next_state(state, greedy), me):
+            found = True
+            break
+    assert found
+
+
+def test_hard_plays_the_capture_variant() -> None:
+    game = qipan.load("chinese-checkers", variant="capture", players=3)
+    state = game.initial_state()
+    move = make_agent(game, "hard").choose(game, game.view(state, 0), random.Random(0))
+    assert move in game.legal_actions(state)
+    medium = make_agent(game, "medium").choose(game, game.view(state, 0), random.Random(0))
+    assert medium in game.legal_actions(state)
+
+
+def test_green_points_hold_the_other_players() -> None:
+    # sanity for near_finish: every other player sits on its own home point
+    game = load(3)
+    state = near_finish(game)
+    for player in (1, 2):
+        assert all(state.board[h] == player + 1 for h in POINT_HOLES[game.home_point(player)])
