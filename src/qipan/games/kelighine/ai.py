@@ -10,18 +10,23 @@ greedy agent prefers moves that push opponents out of their laps.
 >>> game = qipan.load("kelighine")
 >>> evaluate(game, game.initial_state(), 0)
 0.0
+
+The search levels use :func:`evaluate_race`: the same progress, less what each piece stands to
+lose to the player about to roll, weighted by the chance that one of that player's pieces is
+the right distance behind it (every cell moved counts the same, so a step on ring A is worth a
+step on ring B).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from qipan.ai.agent import Agent, GreedyAgent
 from qipan.ai.search import ExpectimaxAgent
 from qipan.core.game import Game
 from qipan.games.kelighine import board
-from qipan.games.kelighine.board import GAP, J, tier
+from qipan.games.kelighine.board import GAP, INDIRECT, J, tier
 from qipan.games.kelighine.state import ACT, ONES, OVER, PUSH, RESERVE, ROLL, Action, Piece, State
 
 WIN = 1000.0
@@ -76,22 +81,213 @@ def evaluate(game: Game[Any, Any], state: State, player: int) -> float:
     return _static(game, state, player)
 
 
+class Weights(NamedTuple):
+    """The terms of :func:`evaluate_race` (experiments vary them)."""
+
+    cell: float = 2.0
+    """Progress per cell moved, on every ring (the first lap is 16 cells, B and C laps 8)."""
+    promote: float = 6.0
+    """Each promotion made (it costs a whole die)."""
+    risk: float = 1.0
+    """Multiplies the expected loss of a piece to the next player's pushes."""
+    dice: float = 2.0
+    """Per pip of the mover's unused dice."""
+    hazard: float = 1.0
+    """Multiplies the expected loss of the next player's pieces that must land on an
+    indirect-push cell."""
+
+
+WEIGHTS = Weights()
+
+_LAP = 16.0  # cells of the first lap, from the start cell round to the reference cell
+
+
+def race_value(game: Any, owner: int, piece: Piece, w: Weights = WEIGHTS) -> float:
+    """Progress of one piece in cells moved and promotions made (weighted); a piece at J counts
+    every cell and promotion of the race."""
+    c = piece.cell
+    done = piece.done
+    if c == J:
+        return (_LAP + 16.0) * w.cell + 3 * w.promote
+    if c == RESERVE:
+        return 0.0
+    if done == 0:
+        start = GAP[game.start_of(owner)]
+        return w.cell * min(_LAP, max(0.0, (piece.a - start) / 2.0))
+    here = tier(c)
+    laps = _LAP + 8.0 * (done - 1)
+    if piece.entry >= 0:
+        steps = (board.number(c) - board.number(piece.entry)) % 8
+        return w.cell * (laps + steps) + (done) * w.promote
+    # a completed lap waiting for its promotion; a piece pushed below its tier must climb back
+    return w.cell * laps + w.promote * (max(here, 1) - 1) - (0.5 * w.promote if here == 0 else 0.0)
+
+
+_HITS: dict[tuple[int, int], tuple[float, ...]] = {}
+
+
+def hit_chances(game: Any) -> tuple[float, ...]:
+    """``hit_chances(game)[d]``: the chance that the next roll lets a piece reach a cell ``d``
+    steps ahead (one die, or in version 2 either die or both on the same piece)."""
+    key = (game.version, game.die)
+    if key not in _HITS:
+        chances = [0.0] * 17
+        for action, p in game.chance_outcomes(game.initial_state()) or []:
+            if game.version == 1:
+                reach = {action.value}
+            elif action.value == action.target == 1:
+                reach = {1, 2, 3, 4}  # four 1s
+            else:
+                reach = {action.value, action.target, action.value + action.target}
+            for d in reach:
+                chances[d] += p
+        _HITS[key] = tuple(chances)
+    return _HITS[key]
+
+
+def _distances(attacker: Piece, target: int, backwards: bool) -> list[int]:
+    """Die values that take ``attacker`` onto tier cell ``target`` (counter-clockwise, and
+    clockwise when allowed)."""
+    a = attacker.cell
+    t = tier(target)
+    ta = tier(a)
+    out = []
+    if ta == t:
+        size = 16 if t == 1 else 8
+        forward = (board.number(target) - board.number(a)) % size
+        out.append(forward)
+        if backwards and attacker.done >= t:
+            out.append(size - forward)
+    elif ta == 0 and t == 1 and a < J:
+        k = (GAP[a] - 1) // 2 or 16
+        out.append((board.number(target) - k - 1) % 16 + 1)
+        if backwards and attacker.done >= 1:
+            out.append((k - board.number(target)) % 16 + 1)
+    return out
+
+
+def push_loss(game: Any, owner: int, piece: Piece, w: Weights = WEIGHTS) -> float:
+    """What ``piece`` loses when it is pushed off its cell (down a ring, or to a corner)."""
+    c = piece.cell
+    t = tier(c)
+    if t == 0:
+        return 0.0
+    if t == 1:
+        return w.cell  # to a corner: about a cell back, and a die to get on the ring again
+    down = board.lower_cells(c)[0]
+    return race_value(game, owner, piece, w) - race_value(game, owner, Piece(down, piece.a, piece.done, -1), w)
+
+
+def _exposure(game: Any, state: State, attacker: int, w: Weights) -> list[float]:
+    """Each player's expected loss to ``attacker``'s next turn of direct pushes."""
+    chances = hit_chances(game)
+    backwards = game.version == 2
+    hunters = [p for p in state.pieces[attacker] if p.cell < J]
+    loss = [0.0] * len(state.pieces)
+    for owner, ps in enumerate(state.pieces):
+        if owner == attacker:
+            continue
+        for piece in ps:
+            if not tier(piece.cell):
+                continue
+            miss = 1.0
+            for h in hunters:
+                for d in _distances(h, piece.cell, backwards):
+                    if d < len(chances):
+                        miss *= 1.0 - chances[d]
+            if miss < 1.0:
+                loss[owner] += (1.0 - miss) * push_loss(game, owner, piece, w)
+    if w.hazard:
+        source = state.last if state.phase == ROLL else state.moved
+        if source >= 0:
+            loss[attacker] += w.hazard * _hazard(game, state.pieces[attacker], attacker, INDIRECT[source], w)
+    return loss
+
+
+def _hazard(game: Any, pieces: tuple[Piece, ...], owner: int, indirect: frozenset[int], w: Weights) -> float:
+    """The expected loss of ``owner``'s pieces that the coming roll sends onto an indirect-push
+    cell, for pieces that cannot promote instead."""
+    chances = hit_chances(game)
+    top = game.die if game.version == 1 else 4
+    total = 0.0
+    for piece in pieces:
+        c = piece.cell
+        t = tier(c)
+        if c >= J or (t and piece.done >= t):
+            continue
+        for r in range(1, top + 1):
+            if t:
+                x = board.step(c, r)
+            elif c in GAP:
+                k = (GAP[c] - 1) // 2 or 16
+                x = board.A(k + r)
+            else:
+                continue
+            if x in indirect:
+                total += chances[r] * push_loss(game, owner, Piece(x, piece.a, piece.done, piece.entry), w)
+    return total
+
+
+def evaluate_race(game: Game[Any, Any], state: State, player: int, w: Weights = WEIGHTS) -> float:
+    """Race progress (:func:`race_value`) less each piece's expected loss to the next player's
+    pushes, as ``player``'s total minus the best opponent's; terminal and push states as in
+    :func:`evaluate`."""
+    if state.phase == OVER:
+        return WIN if state.winner == player else -WIN
+    if state.phase == PUSH:
+        pend = state.pending
+        assert pend is not None
+        outcomes = [game.next_state(state, Action("push", target=c)) for c in pend.options]
+        best = max(outcomes, key=lambda s: evaluate_race(game, s, pend.owner, w))
+        return evaluate_race(game, best, player, w)
+    totals = _totals(game, state, w)
+    mine = totals[player]
+    return mine - max(t for o, t in enumerate(totals) if o != player)
+
+
+_TOTALS: dict[tuple[Any, ...], list[float]] = {}
+
+
+def _totals(game: Any, state: State, w: Weights) -> list[float]:
+    # Searches evaluate every leaf once per player, and many leaves share their pieces.
+    key = (state.pieces, state.phase == ROLL, state.turn, state.last, state.moved, sum(state.dice),
+           game.version, game.die, w)
+    totals = _TOTALS.get(key)
+    if totals is None:
+        totals = [sum(race_value(game, o, p, w) for p in ps) for o, ps in enumerate(state.pieces)]
+        if state.phase == ROLL:
+            attacker = state.turn
+        else:
+            totals[state.turn] += w.dice * sum(state.dice)
+            attacker = (state.turn + 1) % len(totals)
+        if w.risk:
+            for o, lost in enumerate(_exposure(game, state, attacker, w)):
+                totals[o] -= w.risk * lost
+        if len(_TOTALS) > 200_000:
+            _TOTALS.clear()
+        _TOTALS[key] = totals
+    return totals
+
+
 def _easy(game: Game[Any, Any]) -> Agent:
     return GreedyAgent(evaluate, name="easy")
 
 
-def _expectimax(name: str, depth: int, time_limit: float) -> Callable[[Game[Any, Any]], Agent]:
-    def make(game: Game[Any, Any]) -> Agent:
-        return ExpectimaxAgent(evaluate, depth=depth, time_limit=time_limit, name=name)
+def _medium(game: Game[Any, Any]) -> Agent:
+    return ExpectimaxAgent(evaluate, depth=1, horizon_chance=False, name="medium")
 
-    return make
+
+def _hard(game: Game[Any, Any]) -> Agent:
+    return ExpectimaxAgent(evaluate_race, depth=1, horizon_chance=False, name="hard")
 
 
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": _easy,
-    "medium": _expectimax("medium", 2, 2.0),
-    "hard": _expectimax("hard", 3, 2.0),
+    "medium": _medium,
+    "hard": _hard,
 }
-"""easy: greedy one ply. medium/hard: expectimax over the dice (each player maximises their own
-evaluation, every roll weighted by its probability), 2/3 turns deep (a turn: one player's consecutive decisions),
-deepening within 2 s."""
+"""easy: greedy, one decision at a time, on :func:`evaluate`. medium: the best whole turn (both
+dice of version 2 together, and the push choices within the turn) on :func:`evaluate`. hard: the
+best whole turn on :func:`evaluate_race`. The turn's end is evaluated as it stands (the next roll
+is not expanded); deeper expectimax found no more in version 1 and takes seconds a move in
+version 2."""
