@@ -11,9 +11,11 @@ import typer
 from typer.testing import CliRunner
 
 from qipan.ai.arena import ArenaSpec, Summary, elo, outcome_for_a, play_game, run, seating, summarise, wilson
+from qipan.ai.search import MCTSAgent
 from qipan.cli.arena import arena_command
 from qipan.core.errors import GameError
 from qipan.core.record import Record
+from qipan.games.abalone.ai import evaluate
 
 
 def test_wilson_interval_known_values() -> None:
@@ -124,7 +126,7 @@ def test_time_per_move_replaces_search_budgets() -> None:
     hard = budget(make_agent(game, "hard"), 0.5)
     assert hard.time_limit == 0.5 and hard.depth == 64  # type: ignore[attr-defined]
     assert hard.min_depth == 0  # type: ignore[attr-defined]
-    sheng = budget(make_agent(qipan.load("shengke"), "medium"), 0.2)
-    assert sheng.time_limit == 0.2 and sheng.iterations == 10**9  # type: ignore[attr-defined]
+    mcts = budget(MCTSAgent(evaluate, iterations=50), 0.2)
+    assert mcts.time_limit == 0.2 and mcts.iterations == 10**9  # type: ignore[attr-defined]
     easy = make_agent(game, "easy")
     assert budget(easy, 0.5) is easy and not hasattr(easy, "time_limit")
