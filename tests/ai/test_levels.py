@@ -12,7 +12,7 @@ from qipan.core.errors import GameError
 from qipan.core.game import CHANCE
 from qipan.core.match import Match
 
-SLOW = {("abalone", "max"), ("shengke", "hard")}  # seconds per move: measured by the benchmark
+SLOW = {("shengke", "hard")}  # seconds per move: measured by the benchmark
 CASES = [
     (game, level)
     for game in ("abalone", "chinese-checkers", "kelighine", "shengke", "tellstones")

@@ -16,7 +16,7 @@ Every term is "ours minus theirs", so ``evaluate(game, s, 0) == -evaluate(game, 
 >>> evaluate(game, game.initial_state(), 0)
 0.0
 >>> sorted(LEVELS)
-['easy', 'hard', 'max', 'medium']
+['easy', 'hard', 'medium']
 """
 
 from __future__ import annotations
@@ -147,19 +147,16 @@ def order(game: Game[Any, Any], state: AbaloneState, actions: list[AbaloneMove])
     return [action for _, action in keyed]
 
 
-def _alphabeta(depth: int, time_limit: float | None, name: str) -> Callable[[Game[Any, Any]], Agent]:
+def _alphabeta(depth: int, name: str) -> Callable[[Game[Any, Any]], Agent]:
     def make(game: Game[Any, Any]) -> Agent:
-        # depth 4 always finishes (0.2–1.5 s on an idle core); deeper only within the time limit
-        return AlphaBetaAgent(evaluate, depth=depth, time_limit=time_limit, min_depth=min(depth, 4), order=order,
-                              name=name)
+        return AlphaBetaAgent(evaluate, depth=depth, order=order, name=name)
 
     return make
 
 
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: GreedyAgent(evaluate, name="easy"),
-    "medium": _alphabeta(2, None, "medium"),
-    "hard": _alphabeta(4, None, "hard"),
-    "max": _alphabeta(12, 6.0, "max"),
+    "medium": _alphabeta(2, "medium"),
+    "hard": _alphabeta(4, "hard"),
 }
-"""easy: one ply greedy; medium: alpha-beta depth 2; hard: depth 4; max: depth 4, then deeper for up to 6 s."""
+"""easy: one ply greedy; medium: alpha-beta depth 2; hard: alpha-beta depth 4."""
