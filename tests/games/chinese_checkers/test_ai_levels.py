@@ -158,8 +158,12 @@ def test_hard_plays_the_capture_variant() -> None:
     state = game.initial_state()
     move = make_agent(game, "hard").choose(game, game.view(state, 0), random.Random(0))
     assert move in game.legal_actions(state)
-    medium = make_agent(game, "medium").choose(game, game.view(state, 0), random.Random(0))
-    assert medium in game.legal_actions(state)
+    medium = make_agent(game, "medium")
+    assert isinstance(medium, BestReplyAgent)
+    assert medium.choose(game, game.view(state, 0), random.Random(0)) in game.legal_actions(state)
+    # the race planner itself falls back on greedy play there
+    plan = RacePlanAgent().choose(game, game.view(state, 0), random.Random(0))
+    assert plan in game.legal_actions(state)
 
 
 def test_green_points_hold_the_other_players() -> None:

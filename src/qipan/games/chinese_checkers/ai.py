@@ -190,9 +190,12 @@ def _beam(width: int) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
 
 
 def _medium(game: Game[Any, Any]) -> Agent:
-    """Two players: alpha-beta to depth 2. More: two own moves ahead, the others frozen."""
+    """Two players: alpha-beta to depth 2. More: two own moves ahead, the others frozen (the
+    capture game: best-reply search to depth 3)."""
     if game.num_players == 2:
         return AlphaBetaAgent(evaluate, depth=2, time_limit=2.0, order=order, name="medium")
+    if isinstance(game, ChineseCheckers) and game.capture:
+        return BestReplyAgent(evaluate, with_turn, depth=3, time_limit=2.0, order=_beam(6), name="medium")
     return RacePlanAgent(width=MEDIUM_WIDTH, name="medium")
 
 
