@@ -11,10 +11,10 @@ greedy agent prefers moves that push opponents out of their laps.
 >>> evaluate(game, game.initial_state(), 0)
 0.0
 
-The search levels use :func:`evaluate_race`: the same progress, less what each piece stands to
-lose to the player about to roll, weighted by the chance that one of that player's pieces is
-the right distance behind it (every cell moved counts the same, so a step on ring A is worth a
-step on ring B).
+The hard level uses :func:`evaluate_race`: progress counted as cells moved (a step on ring A is
+worth a step on ring B) and promotions made, less what each piece stands to lose to the player
+about to roll: a direct push, by the chance that one of that player's pieces is the right
+distance behind it, and for the roller's own pieces the indirect-push cells they must land on.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def race_value(game: Any, owner: int, piece: Piece, w: Weights = WEIGHTS) -> flo
     laps = _LAP + 8.0 * (done - 1)
     if piece.entry >= 0:
         steps = (board.number(c) - board.number(piece.entry)) % 8
-        return w.cell * (laps + steps) + (done) * w.promote
+        return w.cell * (laps + steps) + done * w.promote
     # a completed lap waiting for its promotion; a piece pushed below its tier must climb back
     return w.cell * laps + w.promote * (max(here, 1) - 1) - (0.5 * w.promote if here == 0 else 0.0)
 
