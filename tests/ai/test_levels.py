@@ -12,12 +12,10 @@ from qipan.core.errors import GameError
 from qipan.core.game import CHANCE
 from qipan.core.match import Match
 
-SLOW = {("shengke", "hard")}  # seconds per move: measured by the benchmark
 CASES = [
     (game, level)
     for game in ("abalone", "chinese-checkers", "kelighine", "shengke", "tellstones")
     for level in agent_levels(qipan.load(game))
-    if (game, level) not in SLOW
 ]
 
 
