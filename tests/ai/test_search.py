@@ -133,6 +133,23 @@ def test_alphabeta_time_limit_still_answers() -> None:
     assert agent.stats.depth < 30
 
 
+def test_alphabeta_repetition_penalty_avoids_positions_seen_in_the_game() -> None:
+    game = qipan.load("abalone")
+    start = game.initial_state()
+
+    def averse() -> AlphaBetaAgent:
+        return AlphaBetaAgent(evaluate, depth=2, order=order, repetition_penalty=10_000, position_key=lambda s: s.key())
+
+    favourite = averse().choose(game, game.view(start, 0), random.Random(0))
+    assert favourite == AlphaBetaAgent(evaluate, depth=2, order=order).choose(
+        game, game.view(start, 0), random.Random(0))  # nothing seen yet: no difference
+    agent = averse()
+    agent.observe(game, game.view(game.next_state(start, favourite), 1))  # that position happened
+    other = agent.choose(game, game.view(start, 0), random.Random(0))
+    assert other != favourite
+    assert game.next_state(start, other).key() not in agent.seen
+
+
 def test_alphabeta_min_depth_finishes_despite_the_time_limit() -> None:
     game = qipan.load("abalone")
     agent = AlphaBetaAgent(evaluate, depth=30, time_limit=1e-6, min_depth=3, order=order)

@@ -98,7 +98,10 @@ class AlphaBetaAgent(_StateSearchAgent):
 
     ``depth`` bounds the iterative deepening; ``time_limit`` (seconds) stops it early, keeping
     the best move of the deepest search that finished (or the current one's best so far);
-    depths up to ``min_depth`` always finish, however long they take. Move
+    depths up to ``min_depth`` always finish, however long they take. With a
+    ``repetition_penalty``, a move that returns to a position seen earlier in the game (compared
+    by ``position_key``, from the views the agent is shown) loses that many points, so the
+    searcher varies its play instead of shuffling into a draw (perfect-information games). Move
     ordering: the transposition-table move, then two killer moves per ply, then the history
     heuristic, falling back on the game's static ``order``; with ``pvs`` every move after the
     first is first tried with a null window (principal variation search). Transposition-table keys are
@@ -119,6 +122,8 @@ class AlphaBetaAgent(_StateSearchAgent):
         table_size: int = 500_000,
         chance_samples: int = 6,
         pvs: bool = False,
+        repetition_penalty: float = 0.0,
+        position_key: KeyFunction | None = None,
     ):
         self.evaluate = evaluate
         self.pvs = pvs
@@ -136,6 +141,14 @@ class AlphaBetaAgent(_StateSearchAgent):
         self.stats = SearchStats()
         self._deadline = math.inf
         self._nodes = 0
+        self.repetition_penalty = repetition_penalty
+        self.position_key: KeyFunction = position_key or self.key
+        self.seen: set[Hashable] = set()
+        """Positions of the game so far (kept only with a repetition penalty)."""
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        if self.repetition_penalty:
+            self.seen.add(self.position_key(game.sample_state(view, random.Random(0))))
 
     def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
         """The best action at ``state`` for the player to move and its value (that player's view)."""
@@ -148,6 +161,8 @@ class AlphaBetaAgent(_StateSearchAgent):
         assert root is not None and root >= 0, "alpha-beta chooses for a deciding player"
         self._root: int = root
         self._rng = rng
+        if self.repetition_penalty:
+            self.seen.add(self.position_key(state))
         if len(self.table) > self.table_size:
             self.table.clear()
         self.history.clear()
@@ -183,11 +198,14 @@ class AlphaBetaAgent(_StateSearchAgent):
         alpha, beta = -math.inf, math.inf
         best, best_value = actions[0], -math.inf
         for action in actions:
+            after = game.next_state(state, action)
             try:
-                value = self._search(game.next_state(state, action), depth - 1, alpha, beta, 1)
+                value = self._search(after, depth - 1, alpha, beta, 1)
             except _Timeout:
                 # The first move searched is the previous best: anything that beat it is better.
                 raise _Timeout(best if best_value > -math.inf else None, best_value) from None
+            if self.repetition_penalty and self.position_key(after) in self.seen:
+                value -= self.repetition_penalty
             if value > best_value:
                 best, best_value = action, value
                 alpha = max(alpha, value)

@@ -147,9 +147,10 @@ def order(game: Game[Any, Any], state: AbaloneState, actions: list[AbaloneMove])
     return [action for _, action in keyed]
 
 
-def _alphabeta(depth: int, name: str) -> Callable[[Game[Any, Any]], Agent]:
+def _alphabeta(depth: int, name: str, repetition_penalty: float = 0.0) -> Callable[[Game[Any, Any]], Agent]:
     def make(game: Game[Any, Any]) -> Agent:
-        return AlphaBetaAgent(evaluate, depth=depth, order=order, name=name)
+        return AlphaBetaAgent(evaluate, depth=depth, order=order, name=name, repetition_penalty=repetition_penalty,
+                              position_key=AbaloneState.key)
 
     return make
 
@@ -157,6 +158,7 @@ def _alphabeta(depth: int, name: str) -> Callable[[Game[Any, Any]], Agent]:
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: GreedyAgent(evaluate, name="easy"),
     "medium": _alphabeta(2, "medium"),
-    "hard": _alphabeta(4, "hard"),
+    "hard": _alphabeta(4, "hard", repetition_penalty=50.0),
 }
-"""easy: one ply greedy; medium: alpha-beta depth 2; hard: alpha-beta depth 4."""
+"""easy: one ply greedy; medium: alpha-beta depth 2; hard: alpha-beta depth 4, and a move back to a position
+already seen in the game costs it 50 points (so it does not shuffle into a draw)."""
