@@ -125,7 +125,6 @@ def test_time_per_move_replaces_search_budgets() -> None:
     game = qipan.load("abalone")
     hard = budget(make_agent(game, "hard"), 0.5)
     assert hard.time_limit == 0.5 and hard.depth == 64  # type: ignore[attr-defined]
-    assert hard.min_depth == 0  # type: ignore[attr-defined]
     mcts = budget(MCTSAgent(evaluate, iterations=50), 0.2)
     assert mcts.time_limit == 0.2 and mcts.iterations == 10**9  # type: ignore[attr-defined]
     easy = make_agent(game, "easy")

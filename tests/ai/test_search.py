@@ -150,16 +150,6 @@ def test_alphabeta_repetition_penalty_avoids_positions_seen_in_the_game() -> Non
     assert game.next_state(start, other).key() not in agent.seen
 
 
-def test_alphabeta_min_depth_finishes_despite_the_time_limit() -> None:
-    game = qipan.load("abalone")
-    agent = AlphaBetaAgent(evaluate, depth=30, time_limit=1e-6, min_depth=3, order=order)
-    agent.choose(game, game.view(game.initial_state(), 0), random.Random(0))
-    assert agent.stats.depth == 3
-    capped = AlphaBetaAgent(evaluate, depth=30, time_limit=1e-6, order=order)
-    capped.choose(game, game.view(game.initial_state(), 0), random.Random(0))
-    assert capped.stats.depth < 3
-
-
 @pytest.mark.parametrize(("win_faces", "best", "expected"), [(4, "pass", 0.0), (6, "bet", 1.0), (5, "bet", 0.0)])
 def test_expectimax_weighs_a_loaded_die(win_faces: int, best: str, expected: float) -> None:
     # faces 1-5 come up 10% each, six 50%: four winning faces are worth 0.4 - 0.6 = -0.2

@@ -172,8 +172,6 @@ def budget(agent: Agent, seconds: float | None) -> Agent:
         agent.iterations = 10**9
     if hasattr(agent, "depth"):
         agent.depth = max(agent.depth, 64)
-    if hasattr(agent, "min_depth"):
-        agent.min_depth = 0  # the budget is the whole budget
     return agent
 
 

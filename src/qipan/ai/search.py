@@ -97,8 +97,7 @@ class AlphaBetaAgent(_StateSearchAgent):
     outcomes (``chance_samples`` draws when they cannot be listed).
 
     ``depth`` bounds the iterative deepening; ``time_limit`` (seconds) stops it early, keeping
-    the best move of the deepest search that finished (or the current one's best so far);
-    depths up to ``min_depth`` always finish, however long they take. With a
+    the best move of the deepest search that finished (or the current one's best so far). With a
     ``repetition_penalty``, a move that returns to a position seen earlier in the game (compared
     by ``position_key``, from the views the agent is shown) loses that many points, so the
     searcher varies its play instead of shuffling into a draw (perfect-information games). Move
@@ -115,7 +114,6 @@ class AlphaBetaAgent(_StateSearchAgent):
         *,
         depth: int = 4,
         time_limit: float | None = None,
-        min_depth: int = 0,
         order: Ordering | None = None,
         key: KeyFunction | None = None,
         name: str = "alphabeta",
@@ -129,7 +127,6 @@ class AlphaBetaAgent(_StateSearchAgent):
         self.pvs = pvs
         self.depth = depth
         self.time_limit = time_limit
-        self.min_depth = min_depth
         self.order = order
         self.key: KeyFunction = key or hash
         self.name = name
@@ -154,7 +151,7 @@ class AlphaBetaAgent(_StateSearchAgent):
         """The best action at ``state`` for the player to move and its value (that player's view)."""
         rng = rng or random.Random(0)
         start = time.perf_counter()
-        deadline = start + self.time_limit if self.time_limit else math.inf
+        self._deadline = start + self.time_limit if self.time_limit else math.inf
         self._nodes = 0
         self._game = game
         root = game.to_move(state)
@@ -176,9 +173,6 @@ class AlphaBetaAgent(_StateSearchAgent):
             self.stats = SearchStats(0, 0, time.perf_counter() - start, value)
             return best, value
         for depth in range(1, self.depth + 1):
-            self._deadline = math.inf if depth <= self.min_depth else deadline
-            if depth > 1 and time.perf_counter() > self._deadline:
-                break
             try:
                 best_here, value_here = self._root_search(state, actions, depth)
             except _Timeout as partial:
