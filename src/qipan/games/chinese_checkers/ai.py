@@ -88,31 +88,33 @@ def _place_value(place: int, players: int) -> float:
     return 1 - 2 * place / (players - 1)
 
 
-def lead(game: Game[Any, Any], state: Any, player: int) -> float:
-    """The race lead alone (centred, no place offset): for MCTS, which squashes it with tanh."""
+def _race_lead(game: Game[Any, Any], state: Any, player: int, closest: bool) -> float:
+    """``player``'s race cost ahead of the others: of their mean, or of the closest one still
+    racing; finished games score their payoff times a large constant, the capture variant
+    :func:`evaluate`."""
     assert isinstance(game, ChineseCheckers)
     if state.turn is None:
         return WIN * game.returns(state)[player]
     if game.capture:
         return evaluate(game, state, player)
     costs = race_costs(game, state)
-    others = [costs[p] for p in range(game.num_players) if p != player]
-    return sum(others) / len(others) - costs[player]
+    if not closest:
+        others = [costs[p] for p in range(game.num_players) if p != player]
+        return sum(others) / len(others) - costs[player]
+    racing = [costs[p] for p in range(game.num_players) if p != player and p not in state.finished]
+    return (min(racing) if racing else 0.0) - costs[player]
+
+
+def lead(game: Game[Any, Any], state: Any, player: int) -> float:
+    """The race lead alone (centred, no place offset): for MCTS, which squashes it with tanh."""
+    return _race_lead(game, state, player, closest=False)
 
 
 def lead_over_leader(game: Game[Any, Any], state: Any, player: int) -> float:
     """The race lead over the closest opponent still racing (for best-reply search with three or
     more players): what decides a race is whether one finishes before the fastest opponent, so
-    slowing a trailing opponent is worth nothing. Finished games score their payoff times a
-    large constant; in the capture variant, :func:`evaluate`."""
-    assert isinstance(game, ChineseCheckers)
-    if state.turn is None:
-        return WIN * game.returns(state)[player]
-    if game.capture:
-        return evaluate(game, state, player)
-    costs = race_costs(game, state)
-    others = [costs[p] for p in range(game.num_players) if p != player and p not in state.finished]
-    return (min(others) if others else 0.0) - costs[player]
+    slowing a trailing opponent is worth nothing."""
+    return _race_lead(game, state, player, closest=True)
 
 
 def order(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:

@@ -68,18 +68,24 @@ def _static(game: Any, state: State, player: int) -> float:
     return mine - others
 
 
-def evaluate(game: Game[Any, Any], state: State, player: int) -> float:
-    """How good ``state`` is for ``player`` (higher is better)."""
+def _settled(game: Game[Any, Any], state: State, player: int,
+             static: Callable[[Game[Any, Any], State, int], float]) -> float:
+    """``static`` of ``state`` for ``player``, after a pending push has gone where the pushed
+    piece's owner likes best (by the same ``static``); won and lost games score ±WIN."""
     if state.phase == OVER:
         return WIN if state.winner == player else -WIN
     if state.phase == PUSH:
         pend = state.pending
         assert pend is not None
-        # the pushed piece's owner picks the destination that suits them best
         outcomes = [game.next_state(state, Action("push", target=c)) for c in pend.options]
-        best = max(outcomes, key=lambda s: evaluate(game, s, pend.owner))
-        return evaluate(game, best, player)
-    return _static(game, state, player)
+        best = max(outcomes, key=lambda s: _settled(game, s, pend.owner, static))
+        return _settled(game, best, player, static)
+    return static(game, state, player)
+
+
+def evaluate(game: Game[Any, Any], state: State, player: int) -> float:
+    """How good ``state`` is for ``player`` (higher is better)."""
+    return _settled(game, state, player, _static)
 
 
 class Weights(NamedTuple):
@@ -233,17 +239,12 @@ def evaluate_race(game: Game[Any, Any], state: State, player: int, w: Weights = 
     """Race progress (:func:`race_value`) less each piece's expected loss to the next player's
     pushes, as ``player``'s total minus the best opponent's; terminal and push states as in
     :func:`evaluate`."""
-    if state.phase == OVER:
-        return WIN if state.winner == player else -WIN
-    if state.phase == PUSH:
-        pend = state.pending
-        assert pend is not None
-        outcomes = [game.next_state(state, Action("push", target=c)) for c in pend.options]
-        best = max(outcomes, key=lambda s: evaluate_race(game, s, pend.owner, w))
-        return evaluate_race(game, best, player, w)
-    totals = _totals(game, state, w)
-    mine = totals[player]
-    return mine - max(t for o, t in enumerate(totals) if o != player)
+
+    def race(game: Game[Any, Any], state: State, player: int) -> float:
+        totals = _totals(game, state, w)
+        return totals[player] - max(t for o, t in enumerate(totals) if o != player)
+
+    return _settled(game, state, player, race)
 
 
 _TOTALS: dict[tuple[Any, ...], list[float]] = {}
