@@ -1,4 +1,4 @@
-"""The baseline AI: sensible promotions and pushes, and better than random."""
+"""The greedy player easy and medium slip from: sensible promotions and pushes, better than random."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import qipan
 from qipan.ai import agent_levels, make_agent
 from qipan.core import Match
 from qipan.games.kelighine import Kelighine, State
-from qipan.games.kelighine.ai import LEVELS, evaluate, piece_value
+from qipan.games.kelighine.ai import LEVELS, evaluate, greedy, piece_value
 from tests.games.kelighine.kelighine_helpers import piece, position
 
 
@@ -21,14 +21,14 @@ def game(**options: object) -> Kelighine:
 def choose(g: Kelighine, s: State) -> str:
     mover = g.to_move(s)
     assert mover is not None and mover >= 0
-    action = make_agent(g, "easy").choose(g, g.view(s, mover), random.Random(0))
+    action = greedy(g).choose(g, g.view(s, mover), random.Random(0))
     return g.action_text(s, action)
 
 
 def test_levels() -> None:
     assert "easy" in LEVELS
     assert agent_levels(game()) == ["random", *LEVELS]
-    assert list(LEVELS)[:1] == ["easy"]  # the baseline comes first; search levels follow
+    assert list(LEVELS) == ["easy", "medium", "hard"]
 
 
 def test_piece_values_grow_with_progress() -> None:
@@ -47,13 +47,13 @@ def test_piece_values_grow_with_progress() -> None:
     assert evaluate(g, s, 0) == -evaluate(g, s, 1)
 
 
-def test_easy_promotes_when_the_lap_is_done() -> None:
+def test_greedy_promotes_when_the_lap_is_done() -> None:
     g = game()
     s = g.play(position(g, [[piece("A4", done=1)], [piece("A12")]]), "roll:3")
     assert choose(g, s) == "A4^B2"
 
 
-def test_easy_pushes_an_opponent_out_of_its_lap() -> None:
+def test_greedy_pushes_an_opponent_out_of_its_lap() -> None:
     g = game(version=2)
     s = position(
         g,
@@ -64,7 +64,7 @@ def test_easy_pushes_an_opponent_out_of_its_lap() -> None:
     assert choose(g, s) in ("B1+4", "B1-4")  # either way onto B5: player 2 loses its B lap
 
 
-def test_easy_owner_picks_the_push_destination_that_is_not_indirect() -> None:
+def test_greedy_owner_picks_the_push_destination_that_is_not_indirect() -> None:
     g = game(version=2)
     s = position(
         g,
@@ -77,17 +77,17 @@ def test_easy_owner_picks_the_push_destination_that_is_not_indirect() -> None:
     assert choose(g, s) == "push:B1"  # B2 is indirect: it would be pushed on down to A
 
 
-def test_easy_beats_random() -> None:
+def test_greedy_beats_random() -> None:
     g = game()
     wins = 0
     for seed in range(30):
-        easy_seat = seed % 2
-        agents = {easy_seat: make_agent(g, "easy"), 1 - easy_seat: make_agent(g, "random")}
+        greedy_seat = seed % 2
+        agents = {greedy_seat: greedy(g), 1 - greedy_seat: make_agent(g, "random")}
         rng = random.Random(seed)
         match = Match(g, seed=seed)
         while not match.over:
             mover = match.to_move
             assert mover is not None
             match.play(agents[mover].choose(g, g.view(match.state, mover), rng))
-        wins += match.state.winner == easy_seat
+        wins += match.state.winner == greedy_seat
     assert wins >= 20

@@ -23,10 +23,10 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from qipan.ai.agent import Agent, GreedyAgent
+from qipan.ai.agent import Agent, GreedyAgent, RandomAgent
 from qipan.ai.search import ExpectimaxAgent
 from qipan.core.game import Game
-from qipan.games.kelighine import board
+from qipan.games.kelighine import board, exact
 from qipan.games.kelighine.board import GAP, INDIRECT, J, tier
 from qipan.games.kelighine.state import ACT, ONES, OVER, PUSH, RESERVE, ROLL, Action, Piece, State
 
@@ -271,10 +271,6 @@ def _totals(game: Any, state: State, w: Weights) -> list[float]:
     return totals
 
 
-def _easy(game: Game[Any, Any]) -> Agent:
-    return GreedyAgent(evaluate, name="easy")
-
-
 class Blend:
     """Each decision, ``strong``'s choice with probability ``share``, else ``weak``'s."""
 
@@ -292,12 +288,34 @@ class Blend:
         return None
 
 
+def greedy(game: Game[Any, Any]) -> Agent:
+    """One decision at a time, the action :func:`evaluate` likes best (easy and medium slip from it)."""
+    return GreedyAgent(evaluate, name="greedy")
+
+
+def race_search(game: Game[Any, Any]) -> Agent:
+    """The best whole turn by :func:`evaluate_race` (hard wherever the exact table does not apply)."""
+    return ExpectimaxAgent(evaluate_race, depth=1, horizon_chance=False, name="hard")
+
+
+EASY_SLIPS = 0.5
+"""The share of easy's decisions that are a random legal action instead of greedy's."""
+MEDIUM_SLIPS = 0.1
+"""The same for medium."""
+
+
+def _easy(game: Game[Any, Any]) -> Agent:
+    return Blend(greedy(game), RandomAgent(), 1.0 - EASY_SLIPS, name="easy")
+
+
 def _medium(game: Game[Any, Any]) -> Agent:
-    return Blend(_hard(game), _easy(game), 0.5, name="medium")
+    return Blend(greedy(game), RandomAgent(), 1.0 - MEDIUM_SLIPS, name="medium")
 
 
 def _hard(game: Game[Any, Any]) -> Agent:
-    return ExpectimaxAgent(evaluate_race, depth=1, horizon_chance=False, name="hard")
+    if exact.applies(game):
+        return exact.ExactAgent(race_search(game), name="hard")
+    return race_search(game)
 
 
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
@@ -305,8 +323,8 @@ LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "medium": _medium,
     "hard": _hard,
 }
-"""easy: greedy, one decision at a time, on :func:`evaluate`. hard: the best whole turn (both
-dice of version 2 together, and the push choices within the turn) on :func:`evaluate_race`, the
-turn's end evaluated as it stands (the next roll is not expanded); deeper expectimax found no
-more in version 1 and takes seconds a move in version 2. medium: each decision, hard's with
-probability 1/2, else easy's."""
+"""easy: :func:`greedy`, but a random legal action at half its decisions. medium: greedy, a
+random action at one decision in ten. hard: two-player version 1 (one d6): perfect play from the
+exact table (:mod:`qipan.games.kelighine.exact`); elsewhere :func:`race_search`, the best whole
+turn (both dice of version 2 together, and the push choices within the turn) on
+:func:`evaluate_race`, the turn's end evaluated as it stands (the next roll is not expanded)."""
