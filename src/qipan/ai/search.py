@@ -22,6 +22,7 @@ import math
 import random
 import time
 from abc import ABC, abstractmethod
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,7 @@ KeyFunction = Callable[[Any], Hashable]
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _MAX_PLY = 200  # safety net for games where one player may decide many times in a row
 _EPS = 1e-6  # null-window width: evaluations are expected to differ by more than this
+_MOVE_CACHE = 100_000  # states whose ordered moves one search keeps (about 50 MB for Abalone)
 
 
 @dataclass
@@ -104,8 +106,10 @@ class AlphaBetaAgent(_StateSearchAgent):
     ordering: the transposition-table move, then two killer moves per ply, then the history
     heuristic, falling back on the game's static ``order``; with ``pvs`` every move after the
     first is first tried with a null window (principal variation search). Transposition-table keys are
-    ``key(state)`` (default ``hash(state)``, which for states of plain ints is a fast
-    Zobrist-like hash).
+    ``key(state)`` (default: the state itself, compared in full on a hash match; a bare
+    ``hash(state)`` can collide, e.g. Python hashes ints modulo 2**61 - 1, so bitboards whose
+    marbles sit 61 bits apart hash alike). One search also remembers each state's evaluation and
+    statically ordered moves.
     """
 
     def __init__(
@@ -128,18 +132,23 @@ class AlphaBetaAgent(_StateSearchAgent):
         self.depth = depth
         self.time_limit = time_limit
         self.order = order
-        self.key: KeyFunction = key or hash
+        self.key: KeyFunction | None = key
+        """Transposition-table key of a state; None: the state itself (exact, unlike its hash)."""
         self.name = name
         self.table_size = table_size
         self.chance_samples = chance_samples
         self.table: dict[Hashable, tuple[int, float, int, Any]] = {}
-        self.history: dict[Any, int] = {}
+        self.history: dict[Any, int] = defaultdict(int)
         self.killers: list[list[Any]] = []
+        # Per search: leaf evaluations and statically ordered moves, by key (both pure functions of
+        # the state, and a search revisits many states through transpositions and deepening).
+        self._evaluations: dict[Hashable, float] = {}
+        self._moves: dict[Hashable, list[Any]] = {}
         self.stats = SearchStats()
         self._deadline = math.inf
         self._nodes = 0
         self.repetition_penalty = repetition_penalty
-        self.position_key: KeyFunction = position_key or self.key
+        self.position_key: KeyFunction = position_key or key or _itself
         self.seen: set[Hashable] = set()
         """Positions of the game so far (kept only with a repetition penalty)."""
 
@@ -163,6 +172,8 @@ class AlphaBetaAgent(_StateSearchAgent):
         if len(self.table) > self.table_size:
             self.table.clear()
         self.history.clear()
+        self._evaluations.clear()
+        self._moves.clear()
         self.killers = [[None, None] for _ in range(self.depth + 2)]
         actions = list(game.legal_actions(state))
         rng.shuffle(actions)  # random tie-breaks between equally good moves
@@ -185,6 +196,8 @@ class AlphaBetaAgent(_StateSearchAgent):
             if abs(value) > WIN / 2:
                 break  # a forced result: deeper search cannot change it
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, value)
+        self._evaluations.clear()  # tens of megabytes after a deep search
+        self._moves.clear()
         return best, value
 
     def _root_search(self, state: Any, actions: list[Any], depth: int) -> tuple[Any, float]:
@@ -215,10 +228,13 @@ class AlphaBetaAgent(_StateSearchAgent):
             return _terminal_value(game, state, self._root, ply)
         if mover == CHANCE:  # chance does not use up depth: the roll and the decision go together
             return self._chance(state, depth, ply)
+        key = state if self.key is None else self.key(state)
         if depth <= 0:
-            return self.evaluate(game, state, self._root)
+            value = self._evaluations.get(key)
+            if value is None:
+                value = self._evaluations[key] = self.evaluate(game, state, self._root)
+            return value
 
-        key = self.key(state)
         entry = self.table.get(key)
         tt_move = None
         if entry is not None:
@@ -232,7 +248,7 @@ class AlphaBetaAgent(_StateSearchAgent):
                 if e_flag == _UPPER and e_value <= alpha:
                     return e_value
 
-        actions = self._ordered(state, depth, ply, tt_move)
+        actions = self._ordered(state, key, depth, ply, tt_move)
         maximising = mover == self._root
         alpha0, beta0 = alpha, beta
         best_move = None
@@ -287,29 +303,43 @@ class AlphaBetaAgent(_StateSearchAgent):
             total += p * self._search(game.next_state(state, action), depth, -math.inf, math.inf, ply + 1)
         return total
 
-    def _ordered(self, state: Any, depth: int, ply: int, tt_move: Any) -> list[Any]:
-        actions = list(self._game.legal_actions(state))
-        if self.order is not None:
-            actions = self.order(self._game, state, actions)
+    def _ordered(self, state: Any, key: Hashable, depth: int, ply: int, tt_move: Any) -> list[Any]:
+        static = self._moves.get(key)
+        if static is None:
+            static = list(self._game.legal_actions(state))
+            if self.order is not None:
+                static = self.order(self._game, state, static)
+            if len(self._moves) < _MOVE_CACHE:
+                self._moves[key] = static
+        actions = static[:]
         history = self.history
         if history and depth > 1:
-            actions.sort(key=lambda a: -history.get(a, 0))
-        front = [tt_move] if tt_move is not None else []
-        if ply < len(self.killers):
-            front += [k for k in self.killers[ply] if k is not None and k != tt_move]
-        if front:
-            present = [a for a in front if a in actions]
-            if present:
-                actions = present + [a for a in actions if a not in present]
+            # stable, so equal scores keep the static order; reverse=True keeps stability too
+            actions.sort(key=history.__getitem__, reverse=True)
+        front = 0
+        for move in (tt_move, *self.killers[ply]) if ply < len(self.killers) else (tt_move,):
+            if move is None:
+                continue
+            try:
+                i = actions.index(move, front)  # identity first, then ==
+            except ValueError:
+                continue
+            if i != front:
+                actions.insert(front, actions.pop(i))
+            front += 1
         return actions
 
     def _cutoff(self, action: Any, depth: int, ply: int) -> None:
-        self.history[action] = self.history.get(action, 0) + depth * depth
+        self.history[action] += depth * depth
         if ply < len(self.killers):
             killers = self.killers[ply]
             if killers[0] != action:
                 killers[1] = killers[0]
                 killers[0] = action
+
+
+def _itself(state: Hashable) -> Hashable:
+    return state
 
 
 def _to_table(value: float, ply: int) -> float:
