@@ -112,34 +112,37 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
         return generate(own, opp)
 
     def next_state(self, state: AbaloneState, action: AbaloneMove) -> AbaloneState:
-        if state.turn == 0:
-            black, white = perform(state.black, state.white, action)
+        black, white, turn, quiet, history, _outcome = state
+        if turn == 0:
+            black, white = perform(black, white, action)
             pushed_out = white.bit_count() < state.white.bit_count()
         else:
-            white, black = perform(state.white, state.black, action)
+            white, black = perform(white, black, action)
             pushed_out = black.bit_count() < state.black.bit_count()
-        turn = 1 - state.turn
-        quiet = 0 if pushed_out else state.quiet + 1
-        history: tuple[int, ...] = ()
-        if self.config["repetition_draw"] and not pushed_out:
-            history = (*state.history, state.key())
-        new = AbaloneState(black, white, turn, quiet, history)
-        return new._replace(outcome=self._outcome(new))
+        if pushed_out:
+            quiet, history = 0, ()
+        else:
+            quiet += 1
+            history = (*history, state.key()) if self.config["repetition_draw"] else ()
+        turn = 1 - turn
+        return AbaloneState(black, white, turn, quiet, history, self._outcome_of(black, white, turn, quiet, history))
 
     def _outcome(self, state: AbaloneState) -> int:
-        if state.white.bit_count() <= MARBLES - TO_WIN:
+        return self._outcome_of(state.black, state.white, state.turn, state.quiet, state.history)
+
+    def _outcome_of(self, black: int, white: int, turn: int, quiet: int, history: tuple[int, ...]) -> int:
+        if white.bit_count() <= MARBLES - TO_WIN:
             return BLACK_WON
-        if state.black.bit_count() <= MARBLES - TO_WIN:
+        if black.bit_count() <= MARBLES - TO_WIN:
             return WHITE_WON
         limit = self.config["quiet_move_limit"]
-        if limit and state.quiet >= limit:
+        if limit and quiet >= limit:
             return DRAW
-        if state.history and state.history.count(state.key()) >= 2:
+        if history and history.count(AbaloneState(black, white, turn).key()) >= 2:
             return DRAW
-        own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
-        if not has_move(own, opp):
+        if not (has_move(black, white) if turn == 0 else has_move(white, black)):
             # Never seen in practice; a side that cannot move loses rather than stall the game.
-            return WHITE_WON if state.turn == 0 else BLACK_WON
+            return WHITE_WON if turn == 0 else BLACK_WON
         return ONGOING
 
     def returns(self, state: AbaloneState) -> tuple[float, ...]:

@@ -12,7 +12,9 @@ line's lowest end, its axis, its size and the direction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import FrozenInstanceError
+from operator import lshift, rshift
 
 from qipan.core.errors import GameError
 from qipan.games.abalone.board import (
@@ -30,19 +32,49 @@ from qipan.games.abalone.board import (
 )
 
 
-@dataclass(frozen=True, slots=True)
 class AbaloneMove:
     """A move. ``size`` is 0 for in-line moves (their size depends on the position) and 2 or 3
-    for broadside moves, whose ``first`` is the lowest end of the line lying along ``axis``."""
+    for broadside moves, whose ``first`` is the lowest end of the line lying along ``axis``.
 
+    Moves are immutable and interned: equal moves are one object, so equality and hashing go by
+    identity (fast in search tables) and still agree with comparing the fields.
+
+    >>> AbaloneMove(40, 1) is AbaloneMove(40, 1)
+    True
+    """
+
+    __slots__ = ("axis", "direction", "first", "inline", "line", "size")
     first: int
     direction: int
-    size: int = 0
-    axis: int = -1
+    size: int
+    axis: int
+    inline: bool
+    line: int
+    """The broadside line's cells as a bitboard (0 for in-line moves)."""
 
-    @property
-    def inline(self) -> bool:
-        return self.size == 0
+    def __new__(cls, first: int, direction: int, size: int = 0, axis: int = -1) -> AbaloneMove:
+        fields = (first, direction, size, axis)
+        move = _INTERNED.get(fields)
+        if move is None:
+            move = _INTERNED[fields] = super().__new__(cls)
+            for name, value in (("first", first), ("direction", direction), ("size", size), ("axis", axis),
+                                ("inline", size == 0)):
+                object.__setattr__(move, name, value)
+            # (cells off the bitboard can only come from nonsense fields: such a move is never legal)
+            object.__setattr__(move, "line", sum(1 << c for c in move.marbles() if c >= 0) if size else 0)
+        return move
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[AbaloneMove], tuple[int, int, int, int]]:
+        return AbaloneMove, (self.first, self.direction, self.size, self.axis)
+
+    def __repr__(self) -> str:
+        return f"AbaloneMove(first={self.first}, direction={self.direction}, size={self.size}, axis={self.axis})"
 
     def marbles(self) -> tuple[int, ...]:
         """The broadside line's cells (in-line moves: only the trailing marble)."""
@@ -55,6 +87,9 @@ class AbaloneMove:
         if self.inline:
             return cell_name(self.first) + dest
         return cell_name(self.first) + cell_name(self.marbles()[-1]) + dest
+
+
+_INTERNED: dict[tuple[int, int, int, int], AbaloneMove] = {}
 
 
 # --- every possible move, precomputed once, with its integer id ---------------------------------
@@ -102,6 +137,16 @@ def move_from_id(action_id: int) -> AbaloneMove:
 
 
 # --- generation -----------------------------------------------------------------------------------
+# The generators shift with operator.rshift / lshift chosen per direction: as fast as writing the
+# operator out, unlike board.shift (a Python call), and one code path serves all six directions.
+
+Shift = Callable[[int, int], int]
+_STEPS: list[tuple[Shift, int]] = [(rshift, delta) if delta > 0 else (lshift, -delta) for delta in DELTAS]
+"""Per direction d: (operator, amount) such that ``op(bits, amount)`` maps ``cell + DELTAS[d]``
+onto ``cell`` (and ``op(bits, j * amount)`` maps ``j`` steps ahead)."""
+
+_S1, _S2, _S3 = sorted({abs(delta) for delta in DELTAS})
+"""The three steps: the six directions are these, forwards and backwards."""
 
 _BROADSIDE_TABLES = [
     (d, DELTAS[axis], BROADSIDE[(axis, 2, d)], BROADSIDE[(axis, 3, d)])
@@ -109,6 +154,8 @@ _BROADSIDE_TABLES = [
     for d in range(6)
     if d not in (axis, opposite(axis))
 ]
+assert all(ka > 0 for _d, ka, _p, _t in _BROADSIDE_TABLES)  # lines are named by their lowest end
+_BROADSIDE_MOVES = [(pairs, triples) for _d, _ka, pairs, triples in _BROADSIDE_TABLES]
 
 
 def _append_moves(bits: int, table: dict[int, AbaloneMove], out: list[AbaloneMove]) -> None:
@@ -120,14 +167,27 @@ def _append_moves(bits: int, table: dict[int, AbaloneMove], out: list[AbaloneMov
 
 def _inline_bits(own: int, opp: int, empty: int, free: int, direction: int) -> int:
     """Trailing marbles of every legal in-line move in ``direction``, as one bitboard."""
-    k = -DELTAS[direction]  # shifting by k maps "cell + step" onto "cell"
-    own1 = shift(own, k)
-    own2 = shift(own, 2 * k)
-    singles = own & ~own1 & shift(empty, k)
-    pairs = own & own1 & ~own2 & (shift(empty, 2 * k) | shift(opp, 2 * k) & shift(free, 3 * k))
-    push_one_or_two = shift(free, 4 * k) | shift(opp, 4 * k) & shift(free, 5 * k)
-    triples = own & own1 & own2 & ~shift(own, 3 * k) & (shift(empty, 3 * k) | shift(opp, 3 * k) & push_one_or_two)
+    op, k = _STEPS[direction]  # op(bits, j * k): what lies j steps ahead of each cell
+    own1 = op(own, k)
+    own2 = op(own, 2 * k)
+    singles = own & ~own1 & op(empty, k)
+    pairs = own & own1 & ~own2 & (op(empty, 2 * k) | op(opp, 2 * k) & op(free, 3 * k))
+    if not own & own1 & own2:
+        return singles | pairs
+    push_one_or_two = op(free, 4 * k) | op(opp, 4 * k) & op(free, 5 * k)
+    triples = own & own1 & own2 & ~op(own, 3 * k) & (op(empty, 3 * k) | op(opp, 3 * k) & push_one_or_two)
     return singles | pairs | triples
+
+
+def _broadside_ok(own: int, empty: int) -> list[tuple[int, int]]:
+    """Per broadside table: (lowest ends of legal pairs, of legal triples) as bitboards."""
+    ahead = [op(empty, k) for op, k in _STEPS]  # cells whose neighbour in direction d is empty
+    result = []
+    for d, ka, _pairs, _triples in _BROADSIDE_TABLES:
+        dest = ahead[d]
+        ok = own & own >> ka & dest & dest >> ka
+        result.append((ok, ok and ok & own >> 2 * ka & dest >> 2 * ka))
+    return result
 
 
 def generate(own: int, opp: int) -> list[AbaloneMove]:
@@ -137,16 +197,14 @@ def generate(own: int, opp: int) -> list[AbaloneMove]:
     free = UNIVERSE & ~occupied  # empty or off the board
     moves: list[AbaloneMove] = []
     for d in range(6):
-        _append_moves(_inline_bits(own, opp, empty, free, d), INLINE[d], moves)
-    empty_from = [shift(empty, -delta) for delta in DELTAS]
-    for d, ka, pairs_table, triples_table in _BROADSIDE_TABLES:
-        dest = empty_from[d]
-        ok = own & shift(own, -ka) & dest & shift(dest, -ka)
-        if ok:
-            _append_moves(ok, pairs_table, moves)
-            ok3 = ok & shift(own, -2 * ka) & shift(dest, -2 * ka)
-            if ok3:
-                _append_moves(ok3, triples_table, moves)
+        bits = _inline_bits(own, opp, empty, free, d)
+        if bits:
+            _append_moves(bits, INLINE[d], moves)
+    for (pairs, triples), (pairs_table, triples_table) in zip(_broadside_ok(own, empty), _BROADSIDE_MOVES, strict=True):
+        if pairs:
+            _append_moves(pairs, pairs_table, moves)
+            if triples:
+                _append_moves(triples, triples_table, moves)
     return moves
 
 
@@ -156,18 +214,13 @@ def count(own: int, opp: int) -> int:
     empty = VALID & ~occupied
     free = UNIVERSE & ~occupied
     total = sum(_inline_bits(own, opp, empty, free, d).bit_count() for d in range(6))
-    empty_from = [shift(empty, -delta) for delta in DELTAS]
-    for d, ka, _pairs, _triples in _BROADSIDE_TABLES:
-        dest = empty_from[d]
-        ok = own & shift(own, -ka) & dest & shift(dest, -ka)
-        total += ok.bit_count() + (ok & shift(own, -2 * ka) & shift(dest, -2 * ka)).bit_count()
-    return total
+    return total + sum(pairs.bit_count() + triples.bit_count() for pairs, triples in _broadside_ok(own, empty))
 
 
 def has_move(own: int, opp: int) -> bool:
     """Whether the side owning ``own`` can move (fast path: any marble next to an empty cell)."""
     empty = VALID & ~(own | opp)
-    if any(own & shift(empty, -delta) for delta in DELTAS):
+    if own & (empty << _S1 | empty >> _S1 | empty << _S2 | empty >> _S2 | empty << _S3 | empty >> _S3):
         return True
     return count(own, opp) > 0
 
@@ -178,10 +231,8 @@ def has_move(own: int, opp: int) -> bool:
 def perform(own: int, opp: int, move: AbaloneMove) -> tuple[int, int]:
     """The (own, opp) bitboards after a legal ``move``; marbles pushed off simply vanish."""
     delta = DELTAS[move.direction]
-    if not move.inline:
-        line = 0
-        for cell in move.marbles():
-            line |= 1 << cell
+    if move.size:
+        line = move.line
         return own & ~line | shift(line, delta), opp
     cell = move.first
     front = cell + delta
