@@ -2,7 +2,7 @@
 
 That game is small: 61,264 positions before a roll are reachable from the start, and turning
 the board half round (player 2's start H onto player 1's start I) maps each position with
-player 2 to roll onto one with player 1 to roll, which leaves 30,650. :func:`solve` finds the
+player 2 to roll onto one with player 1 to roll, which leaves 30,651. :func:`solve` finds the
 winning chance of the player to roll in each of them under perfect play by both sides (value
 iteration: positions repeat, since pushes send pieces back). The values ship with the package
 in :mod:`qipan.games.kelighine.exact_data`, written by ``benchmarks/kelighine_exact.py``.
