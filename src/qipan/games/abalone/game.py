@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
 from qipan.core.errors import GameError
@@ -114,18 +115,28 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
     def next_state(self, state: AbaloneState, action: AbaloneMove) -> AbaloneState:
         black, white, turn, quiet, history, _outcome = state
         if turn == 0:
-            black, white = perform(black, white, action)
-            pushed_out = white.bit_count() < state.white.bit_count()
+            black, after = perform(black, white, action)
+            pushed_out = after.bit_count() < white.bit_count()
+            white = after
         else:
-            white, black = perform(white, black, action)
-            pushed_out = black.bit_count() < state.black.bit_count()
+            white, after = perform(white, black, action)
+            pushed_out = after.bit_count() < black.bit_count()
+            black = after
         if pushed_out:
             quiet, history = 0, ()
         else:
             quiet += 1
-            history = (*history, state.key()) if self.config["repetition_draw"] else ()
+            history = (*history, state.key()) if self._repetition_draw else ()
         turn = 1 - turn
         return AbaloneState(black, white, turn, quiet, history, self._outcome_of(black, white, turn, quiet, history))
+
+    @cached_property
+    def _repetition_draw(self) -> bool:
+        return bool(self.config["repetition_draw"])
+
+    @cached_property
+    def _quiet_move_limit(self) -> int:
+        return int(self.config["quiet_move_limit"])
 
     def _outcome(self, state: AbaloneState) -> int:
         return self._outcome_of(state.black, state.white, state.turn, state.quiet, state.history)
@@ -135,7 +146,7 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
             return BLACK_WON
         if black.bit_count() <= MARBLES - TO_WIN:
             return WHITE_WON
-        limit = self.config["quiet_move_limit"]
+        limit = self._quiet_move_limit
         if limit and quiet >= limit:
             return DRAW
         if history and history.count(AbaloneState(black, white, turn).key()) >= 2:

@@ -28,7 +28,6 @@ from qipan.games.abalone.board import (
     cell_index,
     cell_name,
     opposite,
-    shift,
 )
 
 
@@ -138,7 +137,7 @@ def move_from_id(action_id: int) -> AbaloneMove:
 
 # --- generation -----------------------------------------------------------------------------------
 # The generators shift with operator.rshift / lshift chosen per direction: as fast as writing the
-# operator out, unlike board.shift (a Python call), and one code path serves all six directions.
+# operator out, unlike calling board.shift, and one code path serves all six directions.
 
 Shift = Callable[[int, int], int]
 _STEPS: list[tuple[Shift, int]] = [(rshift, delta) if delta > 0 else (lshift, -delta) for delta in DELTAS]
@@ -233,7 +232,7 @@ def perform(own: int, opp: int, move: AbaloneMove) -> tuple[int, int]:
     delta = DELTAS[move.direction]
     if move.size:
         line = move.line
-        return own & ~line | shift(line, delta), opp
+        return own & ~line | (line << delta if delta > 0 else line >> -delta), opp
     cell = move.first
     front = cell + delta
     size = 1
