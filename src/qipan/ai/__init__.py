@@ -9,12 +9,13 @@
 True
 """
 
-from qipan.ai.agent import Agent, GreedyAgent, RandomAgent, agent_levels, make_agent, play_out
+from qipan.ai.agent import Agent, Blend, GreedyAgent, RandomAgent, agent_levels, make_agent, play_out
 from qipan.ai.search import AlphaBetaAgent, ExpectimaxAgent, ISMCTSAgent, MCTSAgent, SearchStats
 
 __all__ = [
     "Agent",
     "AlphaBetaAgent",
+    "Blend",
     "ExpectimaxAgent",
     "GreedyAgent",
     "ISMCTSAgent",

@@ -78,6 +78,42 @@ class GreedyAgent:
         return None
 
 
+class Blend:
+    """Each decision, ``strong``'s choice with probability ``share``, else ``weak``'s: a level
+    between two others, which plays like the stronger one but slips now and then.
+
+    Both agents observe every view; ``stats`` are those of the agent that chose last.
+
+    >>> import qipan
+    >>> game = qipan.load("abalone")
+    >>> agent = Blend(GreedyAgent(lambda g, s, p: 0.0), RandomAgent(), 0.5)
+    >>> agent.choose(game, game.view(game.initial_state(), 0), random.Random(0)) in game.legal_actions(
+    ...     game.initial_state())
+    True
+    """
+
+    def __init__(self, strong: Agent, weak: Agent, share: float, name: str = "blend"):
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"share must be between 0 and 1, not {share}")
+        self.strong = strong
+        self.weak = weak
+        self.share = share
+        self.name = name
+        self.last: Agent = strong
+
+    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
+        self.last = self.strong if rng.random() < self.share else self.weak
+        return self.last.choose(game, view, rng)
+
+    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
+        self.strong.observe(game, view)
+        self.weak.observe(game, view)
+
+    @property
+    def stats(self) -> Any:
+        return getattr(self.last, "stats", None)
+
+
 def _game_levels(game: Game[Any, Any]) -> Mapping[str, Callable[[Game[Any, Any]], Agent]]:
     module_name = type(game).__module__.rsplit(".", 1)[0] + ".ai"
     try:
