@@ -78,8 +78,9 @@ def test_solver_agrees_with_the_table_on_an_endgame() -> None:
     assert values[key(root)] > 0.5  # B3 promotes to C, then J, before A5 gets that far
 
 
-def test_table_values_are_a_roll_and_a_best_turn_away() -> None:
-    g = game()
+@pytest.mark.parametrize("die", [6, 4])
+def test_table_values_are_a_roll_and_a_best_turn_away(die: int) -> None:
+    g = game(die=die)
     for s in roll_states(g, 2, seed=2)[::5]:
         roller = s.turn
         ahead = sum(p * value(g, g.next_state(s, roll), roller) for roll, p in g.chance_outcomes(s) or [])
@@ -89,6 +90,7 @@ def test_table_values_are_a_roll_and_a_best_turn_away() -> None:
 def test_the_start_and_a_won_race() -> None:
     g = game()
     assert value(g, g.initial_state()) == pytest.approx(0.5145, abs=1e-4)  # player 1 rolls first
+    assert value(game(die=4), game(die=4).initial_state()) == pytest.approx(0.5071, abs=1e-4)
     s = position(g, [[piece("C4", done=3)], [piece("A5", done=1)]], turn=1, last="C4")
     assert value(g, s, 0) > 0.8  # player 2 must push C4 off this roll, or lose
 
@@ -100,7 +102,8 @@ def test_encode_round_trip() -> None:
 
 def test_hard_plays_perfectly_where_the_table_applies() -> None:
     assert isinstance(make_agent(game(), "hard"), ExactAgent)
-    for options in ({"version": 2}, {"players": 3}, {"die": 4}):
+    assert isinstance(make_agent(game(die=4), "hard"), ExactAgent)
+    for options in ({"version": 2}, {"players": 3}, {"players": 4, "die": 4}):
         g = game(**options)
         assert not applies(g) and isinstance(make_agent(g, "hard"), ExpectimaxAgent)
     g = game()
@@ -139,7 +142,7 @@ def test_other_games_go_to_the_fallback() -> None:
         def observe(self, g: Kelighine, view: object) -> None:
             return None
 
-    for options in ({"version": 2}, {"players": 3}, {"die": 4}):
+    for options in ({"version": 2}, {"players": 3}, {"players": 4, "die": 4}):
         g = game(**options)
         state = g.next_state(g.initial_state(), g.chance_outcomes(g.initial_state())[-1][0])
         assert g.legal_actions(state)

@@ -1,15 +1,16 @@
-"""Perfect play for two-player Kelighine version 1 (one piece each, one d6).
+"""Perfect play for two-player Kelighine version 1 (one piece each, one d6 or d4).
 
-That game is small: 61,264 positions before a roll are reachable from the start, and turning
+That game is small: with a d6, 61,264 positions before a roll are reachable from the start, and turning
 the board half round (player 2's start H onto player 1's start I) maps each position with
-player 2 to roll onto one with player 1 to roll, which leaves 30,651. :func:`solve` finds the
-winning chance of the player to roll in each of them under perfect play by both sides (value
-iteration: positions repeat, since pushes send pieces back). The values ship with the package
-in :mod:`qipan.games.kelighine.exact_data`, written by ``benchmarks/kelighine_exact.py``.
+player 2 to roll onto one with player 1 to roll, which leaves 30,651 (30,017 with a d4).
+:func:`solve` finds the winning chance of the player to roll in each of them under perfect play
+by both sides (value iteration: positions repeat, since pushes send pieces back). The values of
+both dice ship with the package in :mod:`qipan.games.kelighine.exact_data`, written by
+``benchmarks/kelighine_exact.py``.
 
 :class:`ExactAgent` plays the rest of the turn (its move and every push choice of either player
 within it) to the next roll and picks the action whose worst push choices leave it the best
-winning chance by the table. Elsewhere (version 2, three or four players, a d4, or a position
+winning chance by the table. Elsewhere (version 2, three or four players, or a position
 not reachable from the start) it asks its fallback agent.
 
 >>> import qipan
@@ -54,9 +55,13 @@ _LOW = 4  # a piece pushed back to the corner behind its start is 4 half-steps b
 _RADIX = _LOW + 33 + 3 * 41 * 9  # piece codes: A-lap positions, then (laps, cell, coin)
 
 
+DICE = (6, 4)
+"""The dice of version 1 whose games are solved."""
+
+
 def applies(game: Game[Any, Any]) -> bool:
-    """Whether the table covers ``game``: version 1, two players, a d6."""
-    return bool(getattr(game, "version", 0) == 1 and game.num_players == 2 and getattr(game, "die", 0) == 6)
+    """Whether a table covers ``game``: version 1, two players."""
+    return bool(getattr(game, "version", 0) == 1 and game.num_players == 2 and getattr(game, "die", 0) in DICE)
 
 
 def _turned(piece: Piece, shift: int) -> Piece:
@@ -211,11 +216,11 @@ def decode(text: bytes) -> dict[int, float]:
 
 
 @cache
-def table() -> dict[int, float]:
-    """The shipped values (decoded on first use, about 0.05 s)."""
-    from qipan.games.kelighine.exact_data import TABLE
+def table(die: int = 6) -> dict[int, float]:
+    """The shipped values of the game with this die (decoded on first use, about 0.05 s)."""
+    from qipan.games.kelighine.exact_data import TABLES
 
-    return decode(TABLE)
+    return decode(TABLES[die])
 
 
 def value(game: Game[Any, Any], state: State, player: int | None = None,
@@ -223,7 +228,7 @@ def value(game: Game[Any, Any], state: State, player: int | None = None,
     """``player``'s winning chance (default: the player to move or roll) under perfect play, from
     any position of two-player version 1: the rest of the turn searched, the next roll looked up.
     KeyError when the table lacks a position."""
-    values = table() if values is None else values
+    values = table(getattr(game, "die", 6)) if values is None else values
     if player is None:
         mover = game.to_move(state)
         player = state.turn if mover is None or mover < 0 else mover
