@@ -324,7 +324,7 @@ LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "hard": _hard,
 }
 """easy: :func:`greedy`, but a random legal action at half its decisions. medium: greedy, a
-random action at one decision in ten. hard: two-player version 1 (one d6): perfect play from the
+random action at one decision in ten. hard: two-player version 1 (either die): perfect play from the
 exact table (:mod:`qipan.games.kelighine.exact`); elsewhere :func:`race_search`, the best whole
 turn (both dice of version 2 together, and the push choices within the turn) on
 :func:`evaluate_race`, the turn's end evaluated as it stands (the next roll is not expanded)."""
