@@ -13,6 +13,9 @@ so whole sets of marbles move with one shift.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import lshift, rshift
+
 from qipan.core.errors import GameError
 
 WIDTH = 16
@@ -116,3 +119,11 @@ def cells_of(bits: int) -> list[int]:
 def shift(bits: int, offset: int) -> int:
     """Move every bit by ``offset`` (positive: towards higher indices)."""
     return bits << offset if offset >= 0 else bits >> -offset
+
+
+Shift = Callable[[int, int], int]
+
+AHEAD: tuple[tuple[Shift, int], ...] = tuple((rshift, d) if d > 0 else (lshift, -d) for d in DELTAS)
+"""Per direction: ``(op, k)`` such that ``op(bits, j * k)`` moves what lies ``j`` steps ahead of
+each cell onto the cell. ``operator.rshift`` / ``lshift`` run as fast as writing the operator
+out, while calling :func:`shift` costs a Python call: this is for the hot loops."""

@@ -24,6 +24,7 @@ from qipan.games.abalone.moves import (
     direction_name,
     generate,
     has_move,
+    is_legal,
     move_from_id,
     move_id,
     parse_move,
@@ -111,6 +112,16 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
             return []
         own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
         return generate(own, opp)
+
+    quick_legality: ClassVar[bool] = True
+    """:meth:`is_legal` checks one move on the bitboards (search agents may rely on it)."""
+
+    def is_legal(self, state: AbaloneState, action: AbaloneMove) -> bool:
+        if state.outcome or not isinstance(action, AbaloneMove):
+            return False
+        if state.turn == 0:
+            return is_legal(state.black, state.white, action)
+        return is_legal(state.white, state.black, action)
 
     def next_state(self, state: AbaloneState, action: AbaloneMove) -> AbaloneState:
         black, white, turn, quiet, history, _outcome = state

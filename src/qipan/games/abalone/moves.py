@@ -12,12 +12,11 @@ line's lowest end, its axis, its size and the direction.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import FrozenInstanceError
-from operator import lshift, rshift
 
 from qipan.core.errors import GameError
 from qipan.games.abalone.board import (
+    AHEAD,
     AXES,
     CELLS,
     DELTAS,
@@ -136,13 +135,6 @@ def move_from_id(action_id: int) -> AbaloneMove:
 
 
 # --- generation -----------------------------------------------------------------------------------
-# The generators shift with operator.rshift / lshift chosen per direction: as fast as writing the
-# operator out, unlike calling board.shift, and one code path serves all six directions.
-
-Shift = Callable[[int, int], int]
-_STEPS: list[tuple[Shift, int]] = [(rshift, delta) if delta > 0 else (lshift, -delta) for delta in DELTAS]
-"""Per direction d: (operator, amount) such that ``op(bits, amount)`` maps ``cell + DELTAS[d]``
-onto ``cell`` (and ``op(bits, j * amount)`` maps ``j`` steps ahead)."""
 
 _S1, _S2, _S3 = sorted({abs(delta) for delta in DELTAS})
 """The three steps: the six directions are these, forwards and backwards."""
@@ -166,7 +158,7 @@ def _append_moves(bits: int, table: dict[int, AbaloneMove], out: list[AbaloneMov
 
 def _inline_bits(own: int, opp: int, empty: int, free: int, direction: int) -> int:
     """Trailing marbles of every legal in-line move in ``direction``, as one bitboard."""
-    op, k = _STEPS[direction]  # op(bits, j * k): what lies j steps ahead of each cell
+    op, k = AHEAD[direction]  # op(bits, j * k): what lies j steps ahead of each cell
     own1 = op(own, k)
     own2 = op(own, 2 * k)
     singles = own & ~own1 & op(empty, k)
@@ -180,7 +172,7 @@ def _inline_bits(own: int, opp: int, empty: int, free: int, direction: int) -> i
 
 def _broadside_ok(own: int, empty: int) -> list[tuple[int, int]]:
     """Per broadside table: (lowest ends of legal pairs, of legal triples) as bitboards."""
-    ahead = [op(empty, k) for op, k in _STEPS]  # cells whose neighbour in direction d is empty
+    ahead = [op(empty, k) for op, k in AHEAD]  # cells whose neighbour in direction d is empty
     result = []
     for d, ka, _pairs, _triples in _BROADSIDE_TABLES:
         dest = ahead[d]
@@ -205,6 +197,21 @@ def generate(own: int, opp: int) -> list[AbaloneMove]:
             if triples:
                 _append_moves(triples, triples_table, moves)
     return moves
+
+
+def is_legal(own: int, opp: int, move: AbaloneMove) -> bool:
+    """Whether ``move`` is in ``generate(own, opp)``, checked on its own cells."""
+    if move.size == 0:
+        if INLINE[move.direction].get(move.first) is not move:
+            return False  # not a move on this board at all
+        occupied = own | opp
+        return bool(_inline_bits(own, opp, VALID & ~occupied, UNIVERSE & ~occupied, move.direction) >> move.first & 1)
+    if BROADSIDE.get((move.axis, move.size, move.direction), {}).get(move.first) is not move:
+        return False
+    line = move.line
+    delta = DELTAS[move.direction]
+    dest = line << delta if delta > 0 else line >> -delta  # the cells the line moves onto
+    return own & line == line and VALID & ~(own | opp) & dest == dest
 
 
 def count(own: int, opp: int) -> int:
