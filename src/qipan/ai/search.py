@@ -23,8 +23,11 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
+from functools import partial
+from itertools import chain
 from typing import Any
 
 from qipan.ai.agent import Evaluation
@@ -109,7 +112,9 @@ class AlphaBetaAgent(_StateSearchAgent):
     ``key(state)`` (default: the state itself, compared in full on a hash match; a bare
     ``hash(state)`` can collide, e.g. Python hashes ints modulo 2**61 - 1, so bitboards whose
     marbles sit 61 bits apart hash alike). One search also remembers each state's evaluation and
-    statically ordered moves.
+    statically ordered moves. A game whose ``is_legal`` is much cheaper than listing the moves
+    can say so with a true class attribute ``quick_legality``: the killer moves are then tried
+    before the other moves are even generated.
     """
 
     def __init__(
@@ -147,6 +152,7 @@ class AlphaBetaAgent(_StateSearchAgent):
         self.stats = SearchStats()
         self._deadline = math.inf
         self._nodes = 0
+        self._quick_legality = False
         self.repetition_penalty = repetition_penalty
         self.position_key: KeyFunction = position_key or key or _itself
         self.seen: set[Hashable] = set()
@@ -167,6 +173,7 @@ class AlphaBetaAgent(_StateSearchAgent):
         assert root is not None and root >= 0, "alpha-beta chooses for a deciding player"
         self._root: int = root
         self._rng = rng
+        self._quick_legality = bool(getattr(game, "quick_legality", False))
         if self.repetition_penalty:
             self.seen.add(self.position_key(state))
         if len(self.table) > self.table_size:
@@ -303,7 +310,22 @@ class AlphaBetaAgent(_StateSearchAgent):
             total += p * self._search(game.next_state(state, action), depth, -math.inf, math.inf, ply + 1)
         return total
 
-    def _ordered(self, state: Any, key: Hashable, depth: int, ply: int, tt_move: Any) -> list[Any]:
+    def _ordered(self, state: Any, key: Hashable, depth: int, ply: int, tt_move: Any) -> Iterable[Any]:
+        """The moves of an inner node, most promising first: the table move, the killer moves,
+        then the rest by history and static order. The rest is only generated (and ordered) when
+        the first moves do not already cut off, which they mostly do."""
+        front = [] if tt_move is None else [tt_move]  # legal: the table is keyed by the state
+        killers = tuple(self.killers[ply]) if ply < len(self.killers) else ()
+        if self._quick_legality:
+            game = self._game
+            front += [k for k in killers if k is not None and k != tt_move and game.is_legal(state, k)]
+            killers = ()
+        if not front:
+            return self._rest(state, key, depth, front, killers)
+        return chain(front, _Later(partial(self._rest, state, key, depth, front, killers)))
+
+    def _rest(self, state: Any, key: Hashable, depth: int, front: list[Any], killers: Iterable[Any]) -> list[Any]:
+        """The moves after ``front``: ``killers`` that are legal first, then by history and ``order``."""
         static = self._moves.get(key)
         if static is None:
             static = list(self._game.legal_actions(state))
@@ -316,17 +338,20 @@ class AlphaBetaAgent(_StateSearchAgent):
         if history and depth > 1:
             # stable, so equal scores keep the static order; reverse=True keeps stability too
             actions.sort(key=history.__getitem__, reverse=True)
-        front = 0
-        for move in (tt_move, *self.killers[ply]) if ply < len(self.killers) else (tt_move,):
+        for move in front:
+            with suppress(ValueError):  # (a table move is missing only if a custom key collided)
+                actions.remove(move)  # identity first, then ==
+        first = 0
+        for move in killers:
             if move is None:
                 continue
             try:
-                i = actions.index(move, front)  # identity first, then ==
+                i = actions.index(move, first)
             except ValueError:
                 continue
-            if i != front:
-                actions.insert(front, actions.pop(i))
-            front += 1
+            if i != first:
+                actions.insert(first, actions.pop(i))
+            first += 1
         return actions
 
     def _cutoff(self, action: Any, depth: int, ply: int) -> None:
@@ -340,6 +365,18 @@ class AlphaBetaAgent(_StateSearchAgent):
 
 def _itself(state: Hashable) -> Hashable:
     return state
+
+
+class _Later:
+    """An iterable made when first iterated (in ``chain(first, _Later(make))``, only if needed)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], list[Any]]):
+        self.make = make
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.make())
 
 
 def _to_table(value: float, ply: int) -> float:
