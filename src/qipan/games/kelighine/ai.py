@@ -11,10 +11,11 @@ greedy agent prefers moves that push opponents out of their laps.
 >>> evaluate(game, game.initial_state(), 0)
 0.0
 
-The hard level uses :func:`evaluate_race`: progress counted as cells moved (a step on ring A is
-worth a step on ring B) and promotions made, less what each piece stands to lose to the player
-about to roll: a direct push, by the chance that one of that player's pieces is the right
-distance behind it, and for the roller's own pieces the indirect-push cells they must land on.
+The race search (hard wherever the exact table does not apply) uses :func:`evaluate_race`:
+progress counted as cells moved (a step on ring A is worth a step on ring B) and promotions made,
+less what each piece stands to lose to the player about to roll: a direct push, by the chance that
+one of that player's pieces is the right distance behind it, and for the roller's own pieces the
+indirect-push cells they must land on.
 """
 
 from __future__ import annotations
