@@ -7,9 +7,17 @@ import random
 import pytest
 
 import qipan
-from qipan.ai import make_agent
+from qipan.ai import Blend, GreedyAgent, RandomAgent, make_agent
 from qipan.games.kelighine import Kelighine, Piece, board
-from qipan.games.kelighine.ai import LEVELS, WEIGHTS, Blend, evaluate_race, hit_chances, race_value
+from qipan.games.kelighine.ai import (
+    EASY_SLIPS,
+    LEVELS,
+    MEDIUM_SLIPS,
+    WEIGHTS,
+    evaluate_race,
+    hit_chances,
+    race_value,
+)
 from tests.games.kelighine.kelighine_helpers import piece, position
 
 
@@ -76,22 +84,10 @@ def test_levels_choose_legal_actions(options: dict[str, object]) -> None:
         state = g.next_state(state, rng.choice(g.legal_actions(state)))
 
 
-def test_blend_mixes_its_two_agents() -> None:
-    class Fixed:
-        def __init__(self, answer: str):
-            self.name = answer
-            self.answer = answer
-
-        def choose(self, g: object, view: object, rng: random.Random) -> str:
-            return self.answer
-
-        def observe(self, g: object, view: object) -> None:
-            return None
-
+def test_easy_and_medium_are_greedy_slipping_to_random() -> None:
     g = game()
-    view = g.view(g.initial_state(), 0)
-    rng = random.Random(3)
-    picks = [Blend(Fixed("strong"), Fixed("weak"), 0.5).choose(g, view, rng) for _ in range(400)]
-    assert 150 < picks.count("strong") < 250
-    assert Blend(Fixed("strong"), Fixed("weak"), 1.0).choose(g, view, rng) == "strong"
-    assert Blend(Fixed("strong"), Fixed("weak"), 0.0).choose(g, view, rng) == "weak"
+    for level, share in (("easy", 1 - EASY_SLIPS), ("medium", 1 - MEDIUM_SLIPS)):
+        agent = make_agent(g, level)
+        assert isinstance(agent, Blend) and agent.share == share
+        assert isinstance(agent.strong, GreedyAgent) and isinstance(agent.weak, RandomAgent)
+    assert EASY_SLIPS > MEDIUM_SLIPS > 0

@@ -20,11 +20,10 @@ indirect-push cells they must land on.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from qipan.ai.agent import Agent, GreedyAgent, RandomAgent
+from qipan.ai.agent import Agent, Blend, GreedyAgent, RandomAgent
 from qipan.ai.search import ExpectimaxAgent
 from qipan.core.game import Game
 from qipan.games.kelighine import board, exact
@@ -270,23 +269,6 @@ def _totals(game: Any, state: State, w: Weights) -> list[float]:
             _TOTALS.clear()
         _TOTALS[key] = totals
     return totals
-
-
-class Blend:
-    """Each decision, ``strong``'s choice with probability ``share``, else ``weak``'s."""
-
-    def __init__(self, strong: Agent, weak: Agent, share: float, name: str = "blend"):
-        self.strong = strong
-        self.weak = weak
-        self.share = share
-        self.name = name
-
-    def choose(self, game: Game[Any, Any], view: Mapping[str, Any], rng: random.Random) -> Any:
-        agent = self.strong if rng.random() < self.share else self.weak
-        return agent.choose(game, view, rng)
-
-    def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
-        return None
 
 
 def greedy(game: Game[Any, Any]) -> Agent:
