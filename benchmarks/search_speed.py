@@ -2,12 +2,14 @@
 
 Each level chooses a move in the same sample of positions per game: the start and positions
 reached by seeded greedy play (so opening, middle game and late game all count). Prints one
-Markdown table per game, then Abalone's acceptance probe: how long a plain alpha-beta search
-with hard's evaluation and ordering takes to complete depth 4, 5, ... from the standard start.
+Markdown table per game, then Abalone's acceptance probes: how long a plain alpha-beta search
+with hard's evaluation and ordering takes to complete depth 1, 2, ... from the standard start, and
+to search depth 4 and 5 from the start and a dozen sampled positions.
 
     python benchmarks/search_speed.py                      # every game, 6 positions each
     python benchmarks/search_speed.py abalone --positions 10
     python benchmarks/search_speed.py chinese-checkers --option players=3
+    python benchmarks/search_speed.py abalone --levels --abalone-depth 0 --fixed-depth 4 5 --seed 7
 """
 
 from __future__ import annotations
@@ -93,6 +95,29 @@ def abalone_depth_probe(max_depth: int) -> list[str]:
     return lines
 
 
+def abalone_fixed_depth(depths: list[int], count: int, seed: int) -> list[str]:
+    """Hard's alpha-beta searched to each fixed depth (a fresh agent per search) from the start and
+    ``count`` positions of seeded easy self-play: nodes, wall and CPU seconds per search, nodes/s."""
+    from qipan.games.abalone.ai import evaluate, order
+
+    game = load("abalone")
+    positions = [game.initial_state(), *sample_positions(game, count + 1, 7, seed)[1:]]
+    lines = ["| depth | positions | nodes | s/search (mean) | s/search (max) | CPU s (total) | nodes/s |",
+             "|---|---|---|---|---|---|---|"]
+    for depth in depths:
+        nodes, walls, cpu = 0, [], 0.0
+        for index, state in enumerate(positions):
+            agent = AlphaBetaAgent(evaluate, depth=depth, order=order)
+            wall, start = time.perf_counter(), time.process_time()
+            agent.search(game, state, random.Random(index))
+            cpu += time.process_time() - start
+            walls.append(time.perf_counter() - wall)
+            nodes += agent.stats.nodes
+        lines.append(f"| {depth} | {len(positions)} | {nodes:,} | {statistics.fmean(walls):.3f} | {max(walls):.3f} "
+                     f"| {cpu:.2f} | {nodes / sum(walls):,.0f} |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", help="games to measure (default: all)")
@@ -101,8 +126,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant")
     parser.add_argument("--option", action="append", default=[], help="game option KEY=VALUE")
-    parser.add_argument("--levels", nargs="*", help="levels to measure (default: all but random)")
+    parser.add_argument("--levels", nargs="*", help="levels to measure (default: all but random; none: no level)")
     parser.add_argument("--abalone-depth", type=int, default=5, help="deepest depth of the Abalone probe")
+    parser.add_argument("--fixed-depth", type=int, nargs="*", default=[4, 5],
+                        help="Abalone depths searched from the start and sampled positions (default 4 5)")
+    parser.add_argument("--fixed-positions", type=int, default=12, help="sampled positions besides the start")
     args = parser.parse_args(argv)
 
     options = parse_option_assignments(args.option)
@@ -110,17 +138,25 @@ def main(argv: list[str] | None = None) -> int:
         game = load(name, args.variant, options)
         positions = sample_positions(game, args.positions, args.spacing, args.seed)
         print(f"## {name} ({game.variant}; options {options or 'default'}; {len(positions)} positions)\n")
-        print("| level | s/move (mean) | s/move (max) | depth or iterations | nodes/s |")
-        print("|---|---|---|---|---|")
-        for level in args.levels or [lv for lv in agent_levels(game) if lv != "random"]:
+        levels = args.levels if args.levels is not None else [lv for lv in agent_levels(game) if lv != "random"]
+        if levels:
+            print("| level | s/move (mean) | s/move (max) | depth or iterations | nodes/s |")
+            print("|---|---|---|---|---|")
+        for level in levels:
             m = measure(game, level, positions, args.seed)
             depth = f"{m['depth']:.1f}" if m["searches"] else "-"
             nps = f"{m['nodes_per_second']:,.0f}" if m["nodes_per_second"] else "-"
             print(f"| {level} | {m['mean']:.3f} | {m['max']:.3f} | {depth} | {nps} |", flush=True)
         print()
         if name == "abalone" and not args.variant and not options:
-            print("Abalone, hard's search from the standard start without a time cap:\n")
-            print("\n".join(abalone_depth_probe(args.abalone_depth)) + "\n", flush=True)
+            if args.abalone_depth:
+                print("Abalone, hard's search from the standard start without a time cap:\n")
+                print("\n".join(abalone_depth_probe(args.abalone_depth)) + "\n", flush=True)
+            if args.fixed_depth:
+                print(f"Abalone, hard's search to a fixed depth from the start and {args.fixed_positions} "
+                      f"positions of seeded easy self-play (seed {args.seed}):\n")
+                print("\n".join(abalone_fixed_depth(args.fixed_depth, args.fixed_positions, args.seed)) + "\n",
+                      flush=True)
     return 0
 
 
