@@ -9,7 +9,7 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from qipan.games.abalone import Abalone, AbaloneMove
+from qipan.games.abalone import Abalone, AbaloneMove, AbaloneState
 from qipan.games.abalone.moves import ALL_MOVES, move_from_id, move_id, parse_move
 
 EVERY_MOVE = [m for m in ALL_MOVES if m is not None]
@@ -58,3 +58,21 @@ def test_is_legal_agrees_with_the_move_list(variant: str) -> None:
         listed = set(game.legal_actions(state))
         assert {m for m in EVERY_MOVE + odd if game.is_legal(state, m)} == listed
     assert not game.is_legal(game.initial_state(), "a1b2")  # type: ignore[arg-type]
+
+
+def test_repetition_keys_tell_apart_marbles_61_bits_apart() -> None:
+    # Python hashes ints modulo 2**61 - 1: whole bitboards with a marble on d8 (bit 140) or on h5
+    # (bit 201) hash alike, so the threefold rule must not hash them whole
+    game = Abalone(options={"repetition_draw": True})
+    black = "a1 a2 a3 a4 b1 b2 b3 b4 c3 c4 c5 d4 d5"
+    near_d8, on_h5 = "e6 f6 g6 d8 i9 i8 h8 h7 g7", "e6 f6 g6 h5 i9 i8 h8 h7 g7"
+
+    def state(white: str, history: list[int]) -> AbaloneState:
+        return game.state_from_json({"black": black.split(), "white": white.split(), "turn": "white",
+                                     "history": history})
+
+    near, far = state(near_d8, []), state(on_h5, [])
+    assert hash((near.black, near.white, near.turn)) == hash((far.black, far.white, far.turn))
+    assert near.key() != far.key() and near.key() == near._replace(quiet=5).key()
+    assert game.to_move(state(on_h5, [near.key(), near.key()])) == 1
+    assert game.result_text(state(on_h5, [far.key(), far.key()])) == "draw by threefold repetition"

@@ -51,7 +51,16 @@ class AbaloneState(NamedTuple):
     outcome: int = ONGOING
 
     def key(self) -> int:
-        return hash((self.black, self.white, self.turn))
+        """A hash of the marbles and the turn (the repetition rule compares these). The bitboards
+        go in as 61-bit pieces: Python hashes ints modulo 2**61 - 1, so hashing them whole would
+        confuse a marble with one 61 bits away (d8 and h5, say)."""
+        b, w = self.black, self.white
+        return hash((b & _PIECE, b >> 61 & _PIECE, b >> 122 & _PIECE, b >> 183,
+                     w & _PIECE, w >> 61 & _PIECE, w >> 122 & _PIECE, w >> 183, self.turn))
+
+
+_PIECE = (1 << 61) - 1
+assert VALID >> 244 == 0  # four pieces hold every cell
 
 
 class Abalone(Game[AbaloneState, AbaloneMove]):
