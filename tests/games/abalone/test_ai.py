@@ -86,3 +86,13 @@ def _cells(names: str) -> list[int]:
 
     return [INDEX[name] for name in names.split()]
 
+
+
+def test_medium_searches_two_moves_in_three_and_plays_easy_at_the_rest() -> None:
+    from qipan.ai import AlphaBetaAgent, Blend, GreedyAgent, make_agent
+    from qipan.games.abalone.ai import MEDIUM_SEARCHES
+
+    medium = make_agent(qipan.load("abalone"), "medium")
+    assert isinstance(medium, Blend) and medium.share == MEDIUM_SEARCHES == 2 / 3
+    assert isinstance(medium.strong, AlphaBetaAgent) and medium.strong.depth == 2
+    assert isinstance(medium.weak, GreedyAgent)

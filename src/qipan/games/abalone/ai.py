@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from qipan.ai.agent import Agent, GreedyAgent
+from qipan.ai.agent import Agent, Blend, GreedyAgent
 from qipan.ai.search import WIN, AlphaBetaAgent
 from qipan.core.game import Game
 from qipan.games.abalone.board import CELLS, DELTAS, NAMES, UNIVERSE, VALID, ring, shift
@@ -155,10 +155,23 @@ def _alphabeta(depth: int, name: str, repetition_penalty: float = 0.0) -> Callab
     return make
 
 
+MEDIUM_SEARCHES = 2 / 3
+"""The share of medium's moves that come from its depth-2 search (the rest are easy's)."""
+
+
+def _greedy(game: Game[Any, Any]) -> Agent:
+    return GreedyAgent(evaluate, name="easy")
+
+
+def _medium(game: Game[Any, Any]) -> Agent:
+    return Blend(_alphabeta(2, "medium")(game), _greedy(game), MEDIUM_SEARCHES, name="medium")
+
+
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
-    "easy": lambda game: GreedyAgent(evaluate, name="easy"),
-    "medium": _alphabeta(2, "medium"),
+    "easy": _greedy,
+    "medium": _medium,
     "hard": _alphabeta(4, "hard", repetition_penalty=50.0),
 }
-"""easy: one ply greedy; medium: alpha-beta depth 2; hard: alpha-beta depth 4, and a move back to a position
-already seen in the game costs it 50 points (so it does not shuffle into a draw)."""
+"""easy: one ply greedy; medium: alpha-beta depth 2 at two moves in three, easy's move at the third;
+hard: alpha-beta depth 4, and a move back to a position already seen in the game costs it 50 points
+(so it does not shuffle into a draw)."""
