@@ -108,13 +108,14 @@ class AlphaBetaAgent(_StateSearchAgent):
     searcher varies its play instead of shuffling into a draw (perfect-information games). Move
     ordering: the transposition-table move, then two killer moves per ply, then the history
     heuristic, falling back on the game's static ``order``; with ``pvs`` every move after the
-    first is first tried with a null window (principal variation search). Transposition-table keys are
-    ``key(state)`` (default: the state itself, compared in full on a hash match; a bare
+    first is first tried with a null window (principal variation search). Transposition-table
+    keys are ``key(state)`` (default: the state itself, compared in full on a hash match; a bare
     ``hash(state)`` can collide, e.g. Python hashes ints modulo 2**61 - 1, so bitboards whose
-    marbles sit 61 bits apart hash alike). One search also remembers each state's evaluation and
-    statically ordered moves. A game whose ``is_legal`` is much cheaper than listing the moves
-    can say so with a true class attribute ``quick_legality``: the killer moves are then tried
-    before the other moves are even generated.
+    marbles sit 61 bits apart hash alike). A custom key must tell apart states with different
+    moves: the table's move is tried before the moves are listed. One search also remembers
+    each state's evaluation and statically ordered moves. A game whose ``is_legal`` is much
+    cheaper than listing the moves can say so with a true class attribute ``quick_legality``:
+    the killer moves are then tried before the other moves are even generated.
     """
 
     def __init__(
