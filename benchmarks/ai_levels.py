@@ -63,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--random-opening", type=int, default=0,
                         help="random decisions at the start of each game (variety for deterministic agents)")
     parser.add_argument("--time-per-move", type=float)
+    parser.add_argument("--duplicate", action="store_true",
+                        help="play each deal once per seating; intervals over deals (luck-heavy games)")
     parser.add_argument("--json", help="write every pairing's report to this file")
     args = parser.parse_args(argv)
 
@@ -78,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         if below != "random" and not args.no_random:
             pairs.append((level, "random"))
     print(f"## {args.game} ({game.variant}; options {options or 'default'}; {args.games} games per pairing, "
-          f"seed {args.seed}, random opening {args.random_opening})\n", flush=True)
+          f"seed {args.seed}, random opening {args.random_opening}{', duplicate deals' if args.duplicate else ''})\n",
+          flush=True)
     print("\n".join(probe(args.game, args.variant, options, chosen)) + "\n", flush=True)
     header = ("| A | B | games | A W-D-L | A score | 95% interval | Elo A−B (95%) | A s/move | A nodes/s | "
               "B s/move | wall s |")
@@ -88,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     for a, b in pairs:
         spec = ArenaSpec(args.game, a, b, variant=args.variant, options=tuple(options.items()), seed=args.seed,
                          time_per_move=args.time_per_move, max_moves=args.max_moves,
-                         random_opening=args.random_opening)
+                         random_opening=args.random_opening, duplicate=args.duplicate)
         start = time.perf_counter()
         results = []
         for result in run(spec, args.games, args.jobs):

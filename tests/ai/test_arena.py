@@ -129,3 +129,66 @@ def test_time_per_move_replaces_search_budgets() -> None:
     assert mcts.time_limit == 0.2 and mcts.iterations == 10**9  # type: ignore[attr-defined]
     easy = make_agent(game, "easy")
     assert budget(easy, 0.5) is easy and not hasattr(easy, "time_limit")
+
+
+def _chance_moves(path: str | None) -> list[str]:
+    return [m["move"] for m in json.loads(Path(path or "").read_text())["moves"] if m["player"] == "chance"]
+
+
+def test_duplicate_deals_give_both_seatings_the_same_dice(tmp_path: Path) -> None:
+    spec = ArenaSpec("kelighine", "easy", "random", seed=40, records_dir=str(tmp_path), duplicate=True)
+    results = sorted(run(spec, 4), key=lambda r: r.index)
+    assert [r.seed for r in results] == [40, 40, 41, 41]
+    assert results[0].seats == ["A:easy", "B:random"] and results[1].seats == ["B:random", "A:easy"]
+    first, second, third = (_chance_moves(r.record) for r in results[:3])
+    shared = min(len(first), len(second))
+    assert shared > 5 and first[:shared] == second[:shared]  # the same roll sequence, whoever sits where
+    assert first[:10] != third[:10]  # the next deal is a new one
+
+
+def test_duplicate_deals_share_the_random_opening(tmp_path: Path) -> None:
+    spec = ArenaSpec("abalone", "easy", "easy", seed=2, random_opening=3, max_moves=3, records_dir=str(tmp_path),
+                     duplicate=True)
+    openings = [[m["move"] for m in json.loads(Path(play_game(spec, i).record or "").read_text())["moves"]]
+                for i in range(3)]
+    assert len(openings[0]) == 3 and openings[0] == openings[1] != openings[2]
+
+
+def test_duplicate_games_must_fill_whole_deals() -> None:
+    with pytest.raises(GameError, match="multiple of 2"):
+        list(run(ArenaSpec("abalone", "easy", "random", duplicate=True), 3))
+    with pytest.raises(GameError, match="multiple of 6"):
+        list(run(ArenaSpec("kelighine", "easy", "random", options=(("players", 3),), duplicate=True), 4))
+
+
+def test_duplicate_interval_is_over_deals() -> None:
+    paired = Summary("a", "b", deal=2)
+    for index, outcome in enumerate([1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 0]):
+        paired.add(outcome, index)
+    deal_means = [0.5, 1.0, 0.5, 0.0, 1.0, 0.5, 1.0, 0.5]
+    mean = sum(deal_means) / 8
+    half = 1.959963984540054 * math.sqrt(sum((x - mean) ** 2 for x in deal_means) / 7 / 8)
+    assert paired.paired and paired.interval == pytest.approx((mean - half, mean + half))
+    assert paired.score == mean == 0.625
+    assert paired.to_json()["paired"] is True
+    # every deal split 1-1: nothing to estimate a spread from, so the Wilson interval stands
+    split = Summary("a", "b", deal=2)
+    for index in range(8):
+        split.add(index % 2, index)
+    assert not split.paired and split.interval == wilson(4, 8)
+
+
+def test_cli_arena_duplicate(tmp_path: Path) -> None:
+    app = typer.Typer()
+    app.command("arena")(arena_command)
+    app.command("other")(lambda: None)
+    out = tmp_path / "report.json"
+    result = CliRunner().invoke(app, ["arena", "kelighine", "--a", "easy", "--b", "random", "--games", "8",
+                                      "--duplicate", "--seed", "3", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert report["duplicate"] is True
+    assert [g["seed"] for g in report["games"]] == [3, 3, 4, 4, 5, 5, 6, 6]
+    bad = CliRunner().invoke(app, ["arena", "kelighine", "--a", "easy", "--b", "random", "--games", "3",
+                                   "--duplicate"])
+    assert bad.exit_code == 2 and "multiple of 2" in bad.output

@@ -3,7 +3,9 @@
 Games run through :class:`qipan.core.Match` with chance sampled from each game's seed; every
 agent sees only its own view and observes every action. Seats alternate (two players) or rotate
 with the two agents swapped every other cycle (more players), so each agent plays every seat
-equally often over ``2 * players`` games.
+equally often over ``2 * players`` games. In *duplicate* mode each deal (seed) is played once per
+seating of that cycle, so chance (dice, shuffles, the random opening) is the same for both agents
+and the interval is computed over deals, which removes most of the luck from the comparison.
 
 >>> round(elo(0.75), 1)
 190.8
@@ -44,6 +46,33 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (low, high)
 
 
+def paired_interval(deal_scores: list[float], z: float = Z95) -> tuple[float, float] | None:
+    """Normal 95% interval of the mean of per-deal scores (None when it cannot be estimated:
+    fewer than two deals, or every deal scored the same).
+
+    >>> [round(x, 3) for x in paired_interval([0.5, 1.0, 0.5, 1.0])]
+    [0.467, 1.0]
+    """
+    k = len(deal_scores)
+    if k < 2:
+        return None
+    mean = sum(deal_scores) / k
+    var = sum((x - mean) ** 2 for x in deal_scores) / (k - 1)
+    if var == 0:
+        return None
+    half = z * math.sqrt(var / k)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
+def deal_size(players: int) -> int:
+    """Games per deal in duplicate mode: one per seating of the arena's cycle.
+
+    >>> deal_size(2), deal_size(3)
+    (2, 6)
+    """
+    return 2 if players == 2 else 2 * players
+
+
 def elo(score: float) -> float:
     """Elo difference implied by an expected score (±inf at 0 and 1).
 
@@ -66,6 +95,10 @@ class Summary:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    deal: int = 1
+    """Games per deal (duplicate mode; 1: every game its own deal)."""
+    deals: dict[int, list[float]] = field(default_factory=dict)
+    """A's outcomes by deal, in duplicate mode."""
 
     @property
     def games(self) -> int:
@@ -76,7 +109,20 @@ class Summary:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
 
     @property
+    def paired(self) -> bool:
+        """Whether the interval comes from per-deal scores (duplicate mode) rather than Wilson's."""
+        return self.deal > 1 and self._paired() is not None
+
+    def _paired(self) -> tuple[float, float] | None:
+        return paired_interval([sum(v) / len(v) for v in self.deals.values()])
+
+    @property
     def interval(self) -> tuple[float, float]:
+        """95% interval of the score: over deals in duplicate mode (when they vary), else Wilson."""
+        if self.deal > 1:
+            paired = self._paired()
+            if paired is not None:
+                return paired
         return wilson(self.wins + 0.5 * self.draws, self.games)
 
     @property
@@ -88,7 +134,10 @@ class Summary:
         low, high = self.interval
         return elo(low), elo(high)
 
-    def add(self, outcome: float) -> None:
+    def add(self, outcome: float, index: int = 0) -> None:
+        """Count A's ``outcome`` of game ``index`` (the index places it in its deal)."""
+        if self.deal > 1:
+            self.deals.setdefault(index // self.deal, []).append(outcome)
         if outcome > 0.5:
             self.wins += 1
         elif outcome < 0.5:
@@ -104,7 +153,7 @@ class Summary:
         e_low, e_high = self.elo_interval
         return {"a": self.a, "b": self.b, "games": self.games, "wins": self.wins, "draws": self.draws,
                 "losses": self.losses, "score": round(self.score, 4),
-                "interval": [round(low, 4), round(high, 4)],
+                "interval": [round(low, 4), round(high, 4)], "paired": self.paired,
                 "elo": finite(self.elo), "elo_interval": [finite(e_low), finite(e_high)]}
 
 
@@ -140,9 +189,18 @@ class ArenaSpec:
     max_moves: int = 1000
     random_opening: int = 0
     records_dir: str | None = None
+    duplicate: bool = False
 
     def make_game(self) -> Game[Any, Any]:
         return load(self.game, self.variant, dict(self.options))
+
+    def game_seed(self, index: int, players: int) -> int:
+        """The seed of game ``index``: ``seed + index``, or in duplicate mode the seed of its deal.
+
+        >>> [ArenaSpec("abalone", "a", "b", seed=10, duplicate=True).game_seed(i, 2) for i in range(4)]
+        [10, 10, 11, 11]
+        """
+        return self.seed + (index // deal_size(players) if self.duplicate else index)
 
 
 def seating(index: int, players: int) -> list[str]:
@@ -187,9 +245,9 @@ def outcome_for_a(seats: list[str], returns: list[float]) -> float:
 
 
 def play_game(spec: ArenaSpec, index: int) -> GameResult:
-    """Play game number ``index`` of an arena (seeded by ``spec.seed + index``)."""
+    """Play game number ``index`` of an arena (seeded by :meth:`ArenaSpec.game_seed`)."""
     game = spec.make_game()
-    seed = spec.seed + index
+    seed = spec.game_seed(index, game.num_players)
     seats = seating(index, game.num_players)
     names = {"a": spec.a, "b": spec.b}
     agents = [budget(make_agent(game, names[s]), spec.time_per_move) for s in seats]
@@ -266,6 +324,10 @@ def check(spec: ArenaSpec, games: int = 1, jobs: int = 1) -> None:
     game = spec.make_game()
     for name in (spec.a, spec.b):
         make_agent(game, name)
+    size = deal_size(game.num_players)
+    if spec.duplicate and games % size:
+        raise GameError(f"with duplicate deals, games must be a multiple of {size} (each deal is played "
+                        f"once per seating), not {games}")
 
 
 def run(spec: ArenaSpec, games: int, jobs: int = 1) -> Iterator[GameResult]:
@@ -285,11 +347,17 @@ def run(spec: ArenaSpec, games: int, jobs: int = 1) -> Iterator[GameResult]:
         yield from pool.imap_unordered(_play_star, tasks)
 
 
+def summary_of(spec: ArenaSpec) -> Summary:
+    """An empty summary for ``spec`` (counting by deal in duplicate mode)."""
+    deal = deal_size(spec.make_game().num_players) if spec.duplicate else 1
+    return Summary(spec.a, spec.b, deal=deal)
+
+
 def summarise(spec: ArenaSpec, results: list[GameResult]) -> dict[str, Any]:
     """The JSON report of an arena: summary, per-agent costs and every game."""
-    summary = Summary(spec.a, spec.b)
+    summary = summary_of(spec)
     for result in results:
-        summary.add(result.outcome)
+        summary.add(result.outcome, result.index)
 
     def per_agent(key: str) -> dict[str, Any]:
         think = sum(r.think[key] for r in results)
@@ -299,7 +367,8 @@ def summarise(spec: ArenaSpec, results: list[GameResult]) -> dict[str, Any]:
                 "nodes_per_second": round(nodes / think) if think > 0 and nodes else None}
 
     return {"game": spec.game, "variant": spec.variant, "options": dict(spec.options),
-            "seed": spec.seed, "time_per_move": spec.time_per_move, "summary": summary.to_json(),
+            "seed": spec.seed, "duplicate": spec.duplicate, "time_per_move": spec.time_per_move,
+            "summary": summary.to_json(),
             "agents": {"a": per_agent("a"), "b": per_agent("b")},
             "games": [asdict(r) for r in sorted(results, key=lambda r: r.index)]}
 

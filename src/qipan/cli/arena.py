@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from qipan.ai.arena import ArenaSpec, GameResult, Summary, check, run, summarise
+from qipan.ai.arena import ArenaSpec, GameResult, check, elo, run, summarise, summary_of
 from qipan.core.errors import GameError
 from qipan.core.options import parse_option_assignments
 
@@ -29,19 +29,20 @@ def results_table(report: dict[str, Any]) -> Table:
     table = Table(title=f"{report['game']}: {s['a']} (A) vs {s['b']} (B), {s['games']} games")
     for column in ("agent", "W", "D", "L", "score", "95% CI", "Elo", "Elo 95% CI", "s/move", "nodes/s"):
         table.add_column(column, justify="left" if column == "agent" else "right")
-    summary = Summary(s["a"], s["b"], s["wins"], s["draws"], s["losses"])
-    mirrored = Summary(s["b"], s["a"], s["losses"], s["draws"], s["wins"])
-    for key, label, row in (("a", f"A {s['a']}", summary), ("b", f"B {s['b']}", mirrored)):
-        low, high = row.interval
-        e_low, e_high = row.elo_interval
+    low, high = s["interval"]
+    rows = (("a", f"A {s['a']}", (s["wins"], s["draws"], s["losses"]), s["score"], (low, high)),
+            ("b", f"B {s['b']}", (s["losses"], s["draws"], s["wins"]), 1 - s["score"], (1 - high, 1 - low)))
+    for key, label, wdl, score, (lo, hi) in rows:
         costs = report["agents"][key]
         spm = costs["seconds_per_move"]
         nps = costs["nodes_per_second"]
         table.add_row(
-            label, str(row.wins), str(row.draws), str(row.losses), f"{row.score:.0%}",
-            f"{100 * low:.0f}–{high:.0%}", _elo_text(row.elo), f"{_elo_text(e_low)}…{_elo_text(e_high)}",
+            label, *map(str, wdl), f"{score:.0%}", f"{100 * lo:.0f}–{hi:.0%}", _elo_text(elo(score)),
+            f"{_elo_text(elo(lo))}…{_elo_text(elo(hi))}",
             "-" if spm is None else f"{spm:.3f}", "-" if nps is None else f"{nps:,.0f}",
         )
+    if s.get("paired"):
+        table.caption = "duplicate deals: the interval is over per-deal scores"
     return table
 
 
@@ -68,6 +69,10 @@ def arena_command(
     ] = 0,
     json_out: Annotated[Path | None, typer.Option("--json", help="write the full report as JSON here")] = None,
     records_dir: Annotated[Path | None, typer.Option("--records", help="save every game record in this folder")] = None,
+    duplicate: Annotated[
+        bool, typer.Option("--duplicate", help="play each deal (seed) once per seating, so both agents get the "
+                                               "same luck; the interval is then over deals")
+    ] = False,
 ) -> None:
     """Play agent A against agent B: seats alternate (rotate with more players), every game is
     seeded and recorded; prints W/D/L, win rate with a 95% Wilson interval and the Elo difference."""
@@ -77,11 +82,11 @@ def arena_command(
         spec = ArenaSpec(
             game=game, a=a, b=b, variant=variant, options=tuple(options.items()), seed=seed,
             time_per_move=time_per_move, max_moves=max_moves, random_opening=random_opening,
-            records_dir=str(records_dir) if records_dir is not None else None,
+            records_dir=str(records_dir) if records_dir is not None else None, duplicate=duplicate,
         )
         check(spec, games, jobs)
         results: list[GameResult] = []
-        summary = Summary(a, b)
+        summary = summary_of(spec)
         with Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("A {task.fields[w]}-{task.fields[d]}-{task.fields[l]}"), TimeElapsedColumn(),
@@ -90,7 +95,7 @@ def arena_command(
             task = progress.add_task(f"{game} {a} vs {b}", total=games, w=0, d=0, l=0)
             for result in run(spec, games, jobs):
                 results.append(result)
-                summary.add(result.outcome)
+                summary.add(result.outcome, result.index)
                 progress.update(task, advance=1, w=summary.wins, d=summary.draws, l=summary.losses)
     except GameError as exc:
         console.print(f"[red]error:[/red] {exc}")
