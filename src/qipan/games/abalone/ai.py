@@ -22,14 +22,15 @@ Every term is "ours minus theirs", so ``evaluate(game, s, 0) == -evaluate(game, 
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from qipan.ai.agent import Agent, Blend, GreedyAgent
 from qipan.ai.search import WIN, AlphaBetaAgent
 from qipan.core.game import Game
-from qipan.games.abalone.board import CELLS, DELTAS, NAMES, UNIVERSE, VALID, ring, shift
+from qipan.games.abalone.board import AHEAD, CELLS, DELTAS, NAMES, UNIVERSE, VALID, ring
 from qipan.games.abalone.game import BLACK_WON, DRAW, AbaloneState
-from qipan.games.abalone.moves import AbaloneMove
+from qipan.games.abalone.moves import ALL_MOVES, AbaloneMove
 
 RINGS: tuple[int, ...] = tuple(sum(1 << c for c in CELLS if ring(c) == k) for k in range(5))
 """RINGS[k]: the cells at distance k from the centre."""
@@ -51,25 +52,29 @@ def _tactics(own: int, opp: int) -> tuple[int, int]:
     """(pushes, threats) of the side owning ``own``: its legal sumito pushes, and how many of them
     push a marble off the board (a cheap stand-in for attacking power and edge danger)."""
     free = UNIVERSE & ~(own | opp)
-    offboard = UNIVERSE & ~VALID
     pushes = threats = 0
-    for delta in DELTAS:
-        k = -delta
-        own1 = shift(own, k)
-        own2 = shift(own, 2 * k)
-        opp2 = shift(opp, 2 * k)
-        opp3 = shift(opp, 3 * k)
-        pair = own & own1 & ~own2 & opp2
+    for op, k, off3, off4, off5 in _AHEAD:
+        if not own & op(opp, k):
+            continue  # no own marble has an opponent's just ahead: nothing to push this way
+        own1 = op(own, k)
+        two = own & own1
+        own2 = op(own, 2 * k)
+        pair = two & ~own2 & op(opp, 2 * k)
         if pair:
-            pushes += (pair & shift(free, 3 * k)).bit_count()
-            threats += (pair & shift(offboard, 3 * k)).bit_count()
-        triple = own & own1 & own2 & opp3
+            pushes += (pair & op(free, 3 * k)).bit_count()
+            threats += (pair & off3).bit_count()
+        triple = two & own2 & op(opp, 3 * k)
         if triple:
-            free4 = shift(free, 4 * k)
-            two = shift(opp, 4 * k) & shift(free, 5 * k)
-            pushes += (triple & (free4 | two)).bit_count()
-            threats += (triple & (shift(offboard, 4 * k) | two & shift(offboard, 5 * k))).bit_count()
+            pushed_two = op(opp, 4 * k) & op(free, 5 * k)
+            pushes += (triple & (op(free, 4 * k) | pushed_two)).bit_count()
+            threats += (triple & (off4 | pushed_two & off5)).bit_count()
     return pushes, threats
+
+
+_OFFBOARD = UNIVERSE & ~VALID
+_AHEAD = [(op, k, op(_OFFBOARD, 3 * k), op(_OFFBOARD, 4 * k), op(_OFFBOARD, 5 * k)) for op, k in AHEAD]
+"""Per direction: the shift to what lies ahead (see ``board.AHEAD``) and the off-board cells 3, 4
+and 5 steps ahead."""
 
 
 class Weights(NamedTuple):
@@ -125,14 +130,14 @@ def order(game: Game[Any, Any], state: AbaloneState, actions: list[AbaloneMove])
     own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
     keyed = []
     for action in actions:
-        delta = DELTAS[action.direction]
-        rank = 0
         if action.inline:
+            delta = DELTAS[action.direction]
             front = action.first + delta
             size = 1
             while size < 3 and own >> front & 1:
                 front += delta
                 size += 1
+            rank = 0
             if opp >> front & 1:
                 beyond = front + delta
                 if opp >> beyond & 1:
@@ -141,10 +146,15 @@ def order(game: Game[Any, Any], state: AbaloneState, actions: list[AbaloneMove])
             if front in _RING:
                 rank += _RING[front] - _RING[action.first]
         else:
-            rank = _RING[action.first + delta] - _RING[action.first]
+            rank = _BROADSIDE_RANK[action]
         keyed.append((rank, action))
-    keyed.sort(key=lambda pair: pair[0])
+    keyed.sort(key=itemgetter(0))
     return [action for _, action in keyed]
+
+
+_BROADSIDE_RANK = {move: _RING[move.first + DELTAS[move.direction]] - _RING[move.first]
+                   for move in ALL_MOVES if move is not None and not move.inline}
+"""A broadside move's rank does not depend on the position: its first marble's ring change."""
 
 
 def _alphabeta(depth: int, name: str, repetition_penalty: float = 0.0) -> Callable[[Game[Any, Any]], Agent]:
