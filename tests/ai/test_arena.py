@@ -129,6 +129,8 @@ def test_time_per_move_replaces_search_budgets() -> None:
     assert mcts.time_limit == 0.2 and mcts.iterations == 10**9  # type: ignore[attr-defined]
     easy = make_agent(game, "easy")
     assert budget(easy, 0.5) is easy and not hasattr(easy, "time_limit")
+    medium = budget(make_agent(game, "medium"), 0.3)  # a Blend: its search gets the budget
+    assert medium.strong.time_limit == 0.3 and medium.strong.depth == 64  # type: ignore[attr-defined]
 
 
 def _chance_moves(path: str | None) -> list[str]:

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qipan.ai.agent import Agent, make_agent
+from qipan.ai.agent import Agent, Blend, make_agent
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.match import Match
@@ -222,7 +222,12 @@ def seating(index: int, players: int) -> list[str]:
 
 
 def budget(agent: Agent, seconds: float | None) -> Agent:
-    """Give a search agent ``seconds`` per move instead of its own depth or iteration budget."""
+    """Give a search agent ``seconds`` per move instead of its own depth or iteration budget (a
+    :class:`~qipan.ai.agent.Blend`: both of its agents)."""
+    if isinstance(agent, Blend):
+        budget(agent.strong, seconds)
+        budget(agent.weak, seconds)
+        return agent
     if seconds is None or not hasattr(agent, "time_limit"):
         return agent
     agent.time_limit = seconds
