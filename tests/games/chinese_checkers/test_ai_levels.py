@@ -135,6 +135,14 @@ def test_race_plan_takes_the_best_two_move_plan(seed: int) -> None:
         return min([race_cost(game, after, me), *seconds])
 
     assert plan_cost(move) == pytest.approx(min(plan_cost(m) for m in game.legal_actions(state)))
+    # its stats count every move it looked at: each first move and, after it, each second move
+    seconds = 0
+    for first in game.legal_actions(state):
+        after = game.next_state(state, first)
+        if after.turn is not None and me not in after.finished:
+            seconds += sum(1 for m in game.legal_actions(after._replace(turn=me)) if m.start >= 0)
+    assert seconds and agent.stats.nodes <= len(game.legal_actions(state)) + seconds
+    assert agent.stats.nodes > len(game.legal_actions(state))
 
 
 def test_race_plan_beats_a_greedy_first_move() -> None:

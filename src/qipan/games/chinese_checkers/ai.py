@@ -166,25 +166,30 @@ class RacePlanAgent:
             if after.turn is None or me in after.finished:
                 value = WIN * game.returns(after)[me] if after.turn is None else WIN
             else:
-                value = -race_cost(game, after, me) - self._second(game, after, me, table)
+                second, examined = self._second(game, after, me, table)
+                value = -race_cost(game, after, me) - second
+                nodes += examined
             if value > best_value:
                 best, best_value = first, value
         self.stats = SearchStats(nodes, 2, time.perf_counter() - start, best_value)
         return best
 
     def _second(self, game: ChineseCheckers, state: ChineseCheckersState, me: int,
-                table: tuple[float, ...]) -> float:
-        """The cost change of ``me``'s best next move, others frozen (−WIN if it finishes)."""
+                table: tuple[float, ...]) -> tuple[float, int]:
+        """The cost change of ``me``'s best next move, others frozen (−WIN if it finishes), and
+        how many moves it looked at."""
         here = state._replace(turn=me)
         target = game.target_holes(me)
         best = 0.0
+        examined = 0
         for move in game.legal_actions(here):
             if move.start < 0:
                 continue
+            examined += 1
             if move.end in target and me in game.next_state(here, move).finished:
-                return -WIN
+                return -WIN, examined
             best = min(best, table[move.end] - table[move.start])
-        return best
+        return best, examined
 
 
 def _beam(width: int) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
