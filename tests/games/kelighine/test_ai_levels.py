@@ -13,6 +13,7 @@ from qipan.games.kelighine.ai import (
     EASY_SLIPS,
     LEVELS,
     MEDIUM_SLIPS,
+    MEDIUM_SLIPS_MULTI,
     WEIGHTS,
     evaluate_race,
     hit_chances,
@@ -91,3 +92,10 @@ def test_easy_and_medium_are_greedy_slipping_to_random() -> None:
         assert isinstance(agent, Blend) and agent.share == share
         assert isinstance(agent.strong, GreedyAgent) and isinstance(agent.weak, RandomAgent)
     assert EASY_SLIPS > MEDIUM_SLIPS > 0
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_medium_slips_more_with_more_players(players: int) -> None:
+    agent = make_agent(game(players=players), "medium")
+    assert isinstance(agent, Blend) and agent.share == 1 - MEDIUM_SLIPS_MULTI
+    assert EASY_SLIPS > MEDIUM_SLIPS_MULTI > MEDIUM_SLIPS
