@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,26 @@ def test_cli_arena_with_two_jobs(tmp_path: Path) -> None:
     assert sorted(p.name for p in records.iterdir()) == ["abalone-0001.json", "abalone-0002.json"]
     bad = CliRunner().invoke(app, ["arena", "abalone", "--a", "easy", "--b", "nobody"])
     assert bad.exit_code == 2 and "no AI level" in bad.output
+
+
+def test_cli_arena_saves_records_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = typer.Typer()
+    app.command("arena")(arena_command)
+    app.command("other")(lambda: None)
+    monkeypatch.chdir(tmp_path)
+    args = ["arena", "tellstones", "--a", "easy", "--b", "random", "--games", "2", "--seed", "3"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "arena-records" / "tellstones-easy-vs-random-seed3"
+    saved = sorted(folder.iterdir())
+    assert [p.name for p in saved] == ["tellstones-0001.json", "tellstones-0002.json"]
+    assert json.loads(saved[0].read_text())["game"] == "tellstones"
+    shutil.rmtree(tmp_path / "arena-records")
+    result = CliRunner().invoke(app, [*args, "--no-records"])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "arena-records").exists() and "records saved" not in result.output
+    bad = CliRunner().invoke(app, ["arena", "tellstones", "--a", "easy", "--b", "nobody"])
+    assert bad.exit_code == 2 and not (tmp_path / "arena-records").exists()
 
 
 def test_time_per_move_replaces_search_budgets() -> None:

@@ -46,6 +46,19 @@ def results_table(report: dict[str, Any]) -> Table:
     return table
 
 
+RECORDS_ROOT = "arena-records"
+"""Where the arena saves its game records unless told otherwise (relative to the working folder)."""
+
+
+def default_records_dir(game: str, a: str, b: str, seed: int) -> Path:
+    """The folder for one arena run's records: a rerun of the same match and seed replaces them.
+
+    >>> default_records_dir("abalone", "hard", "medium", 7).as_posix()
+    'arena-records/abalone-hard-vs-medium-seed7'
+    """
+    return Path(RECORDS_ROOT) / f"{game}-{a}-vs-{b}-seed{seed}"
+
+
 def arena_command(
     game: Annotated[str, typer.Argument(help="game id, e.g. abalone")],
     a: Annotated[str, typer.Option("--a", help="agent A: random or a level (easy, medium, hard, max)")],
@@ -68,7 +81,11 @@ def arena_command(
         int, typer.Option("--random-opening", min=0, help="play this many random decisions first (game variety)")
     ] = 0,
     json_out: Annotated[Path | None, typer.Option("--json", help="write the full report as JSON here")] = None,
-    records_dir: Annotated[Path | None, typer.Option("--records", help="save every game record in this folder")] = None,
+    records_dir: Annotated[
+        Path | None, typer.Option("--records", help="save every game record in this folder "
+                                                    f"(default: {RECORDS_ROOT}/GAME-A-vs-B-seedS)")
+    ] = None,
+    no_records: Annotated[bool, typer.Option("--no-records", help="do not save the game records")] = False,
     duplicate: Annotated[
         bool, typer.Option("--duplicate", help="play each deal (seed) once per seating, so both agents get the "
                                                "same luck; the interval is then over deals")
@@ -77,6 +94,10 @@ def arena_command(
     """Play agent A against agent B: seats alternate (rotate with more players), every game is
     seeded and recorded; prints W/D/L, win rate with a 95% Wilson interval and the Elo difference."""
     console = Console()
+    if no_records:
+        records_dir = None
+    elif records_dir is None:
+        records_dir = default_records_dir(game, a, b, seed)
     try:
         options = parse_option_assignments(option or [])
         spec = ArenaSpec(
@@ -103,7 +124,7 @@ def arena_command(
     report = summarise(spec, results)
     console.print(results_table(report))
     if records_dir is not None:
-        console.print(f"{len(results)} records saved in {records_dir}")
+        console.print(f"{len(results)} records saved in {records_dir} (replay one with `qipan replay FILE`)")
     if json_out is not None:
         json_out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         console.print(f"report written to {json_out}")
