@@ -141,7 +141,7 @@ def test_cli_arena_saves_records_by_default(tmp_path: Path, monkeypatch: pytest.
 def test_time_per_move_replaces_search_budgets() -> None:
     import qipan
     from qipan.ai import make_agent
-    from qipan.ai.arena import budget
+    from qipan.ai.agent import budget
 
     game = qipan.load("abalone")
     hard = budget(make_agent(game, "hard"), 0.5)
@@ -152,6 +152,11 @@ def test_time_per_move_replaces_search_budgets() -> None:
     assert budget(easy, 0.5) is easy and not hasattr(easy, "time_limit")
     medium = budget(make_agent(game, "medium"), 0.3)  # a Blend: its search gets the budget
     assert medium.strong.time_limit == 0.3 and medium.strong.depth == 64  # type: ignore[attr-defined]
+    assert make_agent(game, "hard", time_per_move=0.4).time_limit == 0.4  # type: ignore[attr-defined]
+    assert make_agent(qipan.load("shengke"), "hard", 0.4).time_limit == 0.4  # type: ignore[attr-defined]
+    for bad in (0, -1.0, "1"):
+        with pytest.raises(GameError, match="time per move must be a positive number"):
+            make_agent(game, "hard", bad)  # type: ignore[arg-type]
 
 
 def _chance_moves(path: str | None) -> list[str]:

@@ -118,14 +118,35 @@ def test_ai_agents_keep_their_memory_across_requests() -> None:
     assert session.handle('{"cmd": "new", "game": "tellstones", "seed": 3}')["ok"]
     first = session.handle('{"cmd": "ai", "level": "easy", "play": true}')
     assert first["ok"], first
-    agent = session.agents[("easy", 0)]
+    agent = session.agents[("easy", None, 0)]
     seen: list[Any] = []
     original = agent.observe
     agent.observe = lambda game, view: (seen.append(view), original(game, view))  # type: ignore[method-assign]
     assert session.handle('{"cmd": "ai", "level": "easy", "play": true}')["ok"]
     assert session.handle('{"cmd": "ai", "level": "easy", "play": true}')["ok"]
-    assert session.agents[("easy", 0)] is agent and ("easy", 1) in session.agents
+    assert session.agents[("easy", None, 0)] is agent and ("easy", None, 1) in session.agents
     # it saw the opponent's move too (and may look again itself when choosing)
     assert len(seen) >= 2 and all(view["player"] == 0 for view in seen)
     session.handle('{"cmd": "undo"}')
     assert session.agents == {}
+
+
+def test_ai_thinks_for_the_time_asked_and_reports_its_search() -> None:
+    """``time`` replaces the level's own budget; ``info`` says what the search did (like UCI)."""
+    from qipan.cli.engine import EngineSession
+
+    session = EngineSession()
+    session.handle('{"cmd": "new", "game": "abalone", "seed": 2}')
+    fixed = session.handle('{"cmd": "ai", "level": "hard"}')
+    assert fixed["info"]["depth"] == 4 and fixed["info"]["nodes"] > 0 and fixed["to_move"] == 0
+    timed = session.handle('{"cmd": "ai", "level": "medium", "time": 0.2}')
+    assert timed["ok"] and 0.1 < timed["info"]["seconds"] < 2.0
+    assert timed["info"]["depth"] >= 2  # medium alone stops at depth 2; the time lets it go on
+    assert session.agents[("medium", 0.2, 0)] is not session.agents.get(("medium", None, 0))
+    before = session.handle('{"cmd": "state"}')
+    for bad in ('0', '-1', '"fast"', 'true', '601'):
+        answer = session.handle(f'{{"cmd": "ai", "level": "hard", "time": {bad}}}')
+        assert not answer["ok"] and "time must be a number of seconds above 0" in answer["error"]
+    assert session.handle('{"cmd": "state"}') == before
+    easy = session.handle('{"cmd": "ai", "level": "easy", "time": 0.2, "play": true}')
+    assert easy["ok"] and "info" not in easy and easy["to_move"] == 1  # greedy does not search

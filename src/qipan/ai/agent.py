@@ -129,8 +129,11 @@ def agent_levels(game: Game[Any, Any]) -> list[str]:
     return ["random", *[name for name in _game_levels(game) if name != "random"]]
 
 
-def make_agent(game: Game[Any, Any], level: str) -> Agent:
-    """Build the agent called ``level`` for ``game``; raise GameError naming the choices."""
+def make_agent(game: Game[Any, Any], level: str, time_per_move: float | None = None) -> Agent:
+    """Build the agent called ``level`` for ``game``; raise GameError naming the choices.
+
+    With ``time_per_move`` (seconds), a search agent thinks that long per move instead of its own
+    depth or iteration budget (see :func:`budget`)."""
     if level == "random":
         return RandomAgent()
     levels = _game_levels(game)
@@ -138,7 +141,26 @@ def make_agent(game: Game[Any, Any], level: str) -> Agent:
         raise GameError(
             f"{game.name} has no AI level {level!r}; choose one of {choices_text(agent_levels(game))}"
         )
-    return levels[level](game)
+    if time_per_move is not None and not (isinstance(time_per_move, (int, float)) and time_per_move > 0):
+        raise GameError(f"the time per move must be a positive number of seconds, not {time_per_move!r}")
+    return budget(levels[level](game), time_per_move)
+
+
+def budget(agent: Agent, seconds: float | None) -> Agent:
+    """Give a search agent ``seconds`` per move instead of its own depth or iteration budget (a
+    :class:`Blend`: both of its agents); other agents, and ``seconds=None``, are left as they are."""
+    if isinstance(agent, Blend):
+        budget(agent.strong, seconds)
+        budget(agent.weak, seconds)
+        return agent
+    if seconds is None or not hasattr(agent, "time_limit"):
+        return agent
+    agent.time_limit = seconds
+    if hasattr(agent, "iterations"):
+        agent.iterations = 10**9
+    if hasattr(agent, "depth"):
+        agent.depth = max(agent.depth, 64)
+    return agent
 
 
 def play_out(game: Game[Any, Any], agents: Sequence[Agent], rng: random.Random, state: Any = None) -> Any:

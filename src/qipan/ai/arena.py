@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qipan.ai.agent import Agent, Blend, make_agent
+from qipan.ai.agent import make_agent
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.match import Match
@@ -221,23 +221,6 @@ def seating(index: int, players: int) -> list[str]:
     return seats
 
 
-def budget(agent: Agent, seconds: float | None) -> Agent:
-    """Give a search agent ``seconds`` per move instead of its own depth or iteration budget (a
-    :class:`~qipan.ai.agent.Blend`: both of its agents)."""
-    if isinstance(agent, Blend):
-        budget(agent.strong, seconds)
-        budget(agent.weak, seconds)
-        return agent
-    if seconds is None or not hasattr(agent, "time_limit"):
-        return agent
-    agent.time_limit = seconds
-    if hasattr(agent, "iterations"):
-        agent.iterations = 10**9
-    if hasattr(agent, "depth"):
-        agent.depth = max(agent.depth, 64)
-    return agent
-
-
 def outcome_for_a(seats: list[str], returns: list[float]) -> float:
     """1 if A alone holds the best payoff, 0 if B alone does, 0.5 otherwise."""
     best = max(returns)
@@ -255,7 +238,7 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
     seed = spec.game_seed(index, game.num_players)
     seats = seating(index, game.num_players)
     names = {"a": spec.a, "b": spec.b}
-    agents = [budget(make_agent(game, names[s]), spec.time_per_move) for s in seats]
+    agents = [make_agent(game, names[s], spec.time_per_move) for s in seats]
     labels = [f"{s.upper()}:{names[s]}" for s in seats]
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(game.num_players)]
     opening = random.Random(f"{seed}:opening")

@@ -15,6 +15,7 @@ One JSON object per line in, one per line out. Every answer has ``ok``; errors a
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 from collections.abc import Callable
@@ -28,6 +29,21 @@ from qipan.core.registry import game_names, load
 
 Answer = dict[str, Any]
 
+MAX_THINKING = 600.0
+"""The longest time per move the ``ai`` command accepts (seconds)."""
+
+
+def _search_info(agent: Agent) -> Answer:
+    """What the agent's last search did (depth or iterations, nodes, seconds, value), if it
+    searched: the engine's equivalent of UCI's ``info`` line."""
+    stats = getattr(agent, "stats", None)
+    if stats is None or not getattr(stats, "nodes", 0):
+        return {}
+    info: Answer = {"depth": stats.depth, "nodes": stats.nodes, "seconds": round(stats.seconds, 4)}
+    if math.isfinite(stats.value):
+        info["value"] = round(stats.value, 4)
+    return info
+
 
 def _to_move_json(to_move: int | None) -> int | str | None:
     return "chance" if to_move == CHANCE else to_move
@@ -38,9 +54,9 @@ class EngineSession:
 
     def __init__(self) -> None:
         self.match: Match | None = None
-        # One agent per (level, seat), kept for the whole game so that agents with memory
-        # (Tellstones) see every view, as they would in the arena or on the server.
-        self.agents: dict[tuple[str, int], Agent] = {}
+        # One agent per (level, time per move, seat), kept for the whole game so that agents with
+        # memory (Tellstones) see every view, as they would in the arena or on the server.
+        self.agents: dict[tuple[str, float | None, int], Agent] = {}
         self.commands: dict[str, Callable[[dict[str, Any]], Answer]] = {
             "new": self.new,
             "legal": self.legal,
@@ -162,22 +178,31 @@ class EngineSession:
         if mover is None or mover == CHANCE:
             raise GameError("the AI moves only when a player is to move")
         level = str(request.get("level", "easy"))
-        if (level, mover) not in self.agents:
-            agent = make_agent(match.game, level)
+        seconds = request.get("time")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                    or not 0 < seconds <= MAX_THINKING):
+            raise GameError(f"time must be a number of seconds above 0 and at most {MAX_THINKING:g}, "
+                            f"not {seconds!r}")
+        key = (level, seconds, mover)
+        if key not in self.agents:
+            agent = make_agent(match.game, level, seconds)
             agent.observe(match.game, match.game.view(match.state, mover))
-            self.agents[(level, mover)] = agent
-        agent = self.agents[(level, mover)]
+            self.agents[key] = agent
+        agent = self.agents[key]
         seed = request.get("seed")
         rng = random.Random(seed if isinstance(seed, int) else f"{match.seed}:{len(match.moves)}")
         action = agent.choose(match.game, match.game.view(match.state, mover), rng)
         text = match.game.action_text(match.state, action)
-        if request.get("play", False):
-            return self.play({"move": text})
-        return {"ok": True, "move": text, "to_move": mover}
+        info = _search_info(agent)
+        answer = self.play({"move": text}) if request.get("play", False) else {"ok": True, "move": text,
+                                                                              "to_move": mover}
+        if info:
+            answer["info"] = info
+        return answer
 
     def _observe(self) -> None:
         match = self._match()
-        for (_, seat), agent in self.agents.items():
+        for (_, _, seat), agent in self.agents.items():
             agent.observe(match.game, match.game.view(match.state, seat))
 
     def undo(self, request: dict[str, Any]) -> Answer:
