@@ -61,3 +61,20 @@ def test_exposed_counts_cards_the_opponent_can_still_reach() -> None:
     metals = ["metal1", "metal2", "metal3", "metal4", "metal5"]
     safe = build(game, field={"c3": (0, "wood1"), "a1": (0, "earth1")}, discards=([], woods + metals))
     assert exposed(game, safe, 0) == 0
+
+
+def test_the_turn_search_adds_deals_while_its_time_lasts() -> None:
+    """With a time limit the search plays every candidate on more deals, in whole rounds, and
+    still finds the harmless cell."""
+    game = new_game(turns=2)
+    state = trap(game)
+    view = game.view(state, 0)
+    c4 = Place(index(game, 0, "wood1"), 17)
+    fixed = TurnSearch(plans=4, samples=3)
+    assert fixed.choose(game, view, random.Random(0)) == c4
+    assert fixed.stats.nodes == 2 * 3  # two candidates, three deals each
+    timed = TurnSearch(plans=4, samples=3, time_limit=0.3)
+    assert timed.choose(game, view, random.Random(0)) == c4
+    rounds, rest = divmod(timed.stats.nodes, 2)
+    assert rest == 0 and rounds > 3  # every candidate on the same (and more) deals
+    assert timed.stats.seconds < 1.5

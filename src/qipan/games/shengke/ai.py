@@ -20,9 +20,10 @@ few turns is tried on many sampled deals with the same dice, the opponent answer
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from qipan.ai.agent import Agent
@@ -153,15 +154,19 @@ class TurnSearch:
     candidate is played on the same ``samples`` states drawn from the view with the same dice:
     the rest of this turn greedily, then the opponent's turn greedily (each placement by the
     evaluation of its resolution), then ``leaf`` scores the result. The best mean wins, and the
-    rest of the chosen plan is played on the next decisions of the turn. ``stats``: nodes are
-    playouts, depth the number of candidates.
+    rest of the chosen plan is played on the next decisions of the turn. With ``time_limit``
+    (seconds), deals are added one round at a time (one more deal for every candidate) until the
+    time runs out, in place of the fixed ``samples``. ``stats``: nodes are playouts, depth the
+    number of candidates.
     """
 
     def __init__(self, name: str = "turns", plans: int = 6, samples: int = 16,
-                 leaf: Callable[[Game[Any, Any], Any, int], float] = evaluate):
+                 leaf: Callable[[Game[Any, Any], Any, int], float] = evaluate, time_limit: float | None = None):
         self.name = name
         self.plans = plans
         self.samples = samples
+        self.time_limit = time_limit
+        """With a time limit, deals are added round by round until it runs out (at least one)."""
         self.leaf = leaf
         self.stats = SearchStats()
         self._rest: list[Action] = []
@@ -180,18 +185,35 @@ class TurnSearch:
             return actions[0]
         candidates = [[a] for a in actions] if state.phase == PICK else self._plans(game, state, player, rng)
         if len(candidates) > 1:
-            deals = [state] + [game.sample_state(view, rng) for _ in range(self.samples - 1)]
-            seeds = [rng.random() for _ in deals]  # the same dice for every candidate
-            scored = []
-            for plan in candidates:
-                total = sum(self._simulate(game, deal, plan, player, random.Random(seed))
-                            for deal, seed in zip(deals, seeds, strict=True))
-                scored.append((total / len(deals), plan))
-            value = max(v for v, _ in scored)
-            self.stats = SearchStats(len(candidates) * len(deals), len(candidates), time.perf_counter() - start,
-                                     value)
-            candidates = [plan for v, plan in scored if v >= value - 1e-9]
+            totals = [0.0] * len(candidates)
+            deals = 0
+            deadline = start + self.time_limit if self.time_limit else math.inf
+            for deal, seed in self._deals(game, view, state, rng):
+                # one more deal for every candidate, with the same dice for all of them
+                began = time.perf_counter()
+                totals = [t + self._simulate(game, deal, plan, player, random.Random(seed))
+                          for t, plan in zip(totals, candidates, strict=True)]
+                deals += 1
+                now = time.perf_counter()
+                if now + (now - began) > deadline:
+                    break  # the next round would end after the deadline
+            means = [t / deals for t in totals]
+            value = max(means)
+            self.stats = SearchStats(len(candidates) * deals, len(candidates), time.perf_counter() - start, value)
+            candidates = [plan for v, plan in zip(means, candidates, strict=True) if v >= value - 1e-9]
         return self._play(state, list(rng.choice(candidates)))
+
+    def _deals(self, game: ShengKe, view: Mapping[str, Any], state: State,
+               rng: random.Random) -> Iterator[tuple[State, float]]:
+        """The deals to play every candidate on (``state`` first), each with a seed for its dice:
+        ``samples`` of them, or endless under a time limit."""
+        if self.time_limit:
+            yield state, rng.random()
+            while True:
+                deal = game.sample_state(view, rng)
+                yield deal, rng.random()
+        deals = [state] + [game.sample_state(view, rng) for _ in range(self.samples - 1)]
+        yield from zip(deals, [rng.random() for _ in deals], strict=True)
 
     def _play(self, state: State, plan: list[Action]) -> Action:
         action = plan[0]
