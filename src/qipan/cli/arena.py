@@ -61,7 +61,8 @@ def default_records_dir(game: str, a: str, b: str, seed: int) -> Path:
 
 def arena_command(
     game: Annotated[str, typer.Argument(help="game id, e.g. abalone")],
-    a: Annotated[str, typer.Option("--a", help="agent A: random or a level (easy, medium, hard, max)")],
+    a: Annotated[str, typer.Option("--a", help="agent A: random or a level (easy, medium, hard; "
+                                                 "`qipan games` lists every game's)")],
     b: Annotated[str, typer.Option("--b", help="agent B: random or a level")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="number of games")] = 20,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes")] = 1,

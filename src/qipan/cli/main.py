@@ -30,16 +30,18 @@ app.add_typer(deck_app, name="deck")
 
 @app.command("games")
 def games_command() -> None:
-    """List the games, their variants and options."""
+    """List the games, their variants, AI levels and options."""
     from rich.console import Console
 
-    from qipan.core.registry import game_class, game_names
+    from qipan.ai import agent_levels
+    from qipan.core.registry import game_class, game_names, load
 
     console = Console()
     for name in game_names():
         cls = game_class(name)
         console.print(f"[bold]{name}[/bold] — {cls.title}")
         console.print("  variants: " + ", ".join(v.name for v in cls.variants))
+        console.print("  AI levels: " + ", ".join(agent_levels(load(name))))
         for option in cls.options:
             console.print(f"  --{option.name.replace('_', '-')}: {option.describe()}")
 
