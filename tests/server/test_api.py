@@ -43,6 +43,23 @@ def test_describe_counts_players_and_explains_bad_options(client: TestClient) ->
     assert "minimum" in bad.json()["error"]
 
 
+def test_levels_follow_the_configuration(client: TestClient) -> None:
+    """Chinese Checkers offers ``max`` only to two players: describe says so, and a game asking
+    for it with three players is refused with the levels it may choose."""
+    def levels(players: int) -> list[str]:
+        reply = client.post("/api/describe", json={"game": "chinese-checkers", "options": {"players": players}})
+        assert reply.status_code == 200
+        names: list[str] = reply.json()["levels"]
+        return names
+
+    assert levels(2) == ["random", "easy", "medium", "hard", "max"]
+    assert levels(3) == ["random", "easy", "medium", "hard"]
+    seats = [{"kind": "human"}, {"kind": "ai", "level": "max"}, {"kind": "ai", "level": "easy"}]
+    refused = client.post("/api/games", json={"game": "chinese-checkers", "options": {"players": 3}, "seats": seats})
+    assert refused.status_code == 400
+    assert "random, easy, medium, hard" in refused.json()["error"] and "max" in refused.json()["error"]
+
+
 def test_create_gives_tokens_and_links_to_human_seats_only(client: TestClient) -> None:
     created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}], seed=5)
     human, ai = created["seats"]

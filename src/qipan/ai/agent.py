@@ -1,7 +1,9 @@
 """The agent interface, the random and greedy agents, and the per-game level registry.
 
 Each game lists its named levels in ``qipan.games.<game>.ai.LEVELS``: a mapping from a level
-name ("easy", "medium", ...) to a factory ``(game) -> Agent``. ``random`` exists for every game.
+name ("easy", "medium", ...) to a factory ``(game) -> Agent``; a game whose levels depend on its
+options also defines ``offered_levels(game)``, the names that configuration offers. ``random``
+exists for every game.
 """
 
 from __future__ import annotations
@@ -115,12 +117,17 @@ class Blend:
 
 
 def _game_levels(game: Game[Any, Any]) -> Mapping[str, Callable[[Game[Any, Any]], Agent]]:
+    """The game module's ``LEVELS``, narrowed by its ``offered_levels(game)`` if it has one (a
+    level that only some configurations of the game offer)."""
     module_name = type(game).__module__.rsplit(".", 1)[0] + ".ai"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError:
         return {}
     levels: Mapping[str, Callable[[Game[Any, Any]], Agent]] = getattr(module, "LEVELS", {})
+    offered = getattr(module, "offered_levels", None)
+    if offered is not None:
+        return {name: levels[name] for name in offered(game)}
     return levels
 
 

@@ -7,13 +7,17 @@ import random
 import pytest
 
 import qipan
-from qipan.ai import make_agent
+from qipan.ai import agent_levels, make_agent
 from qipan.ai.search import AlphaBetaAgent, BestReplyAgent
+from qipan.core.errors import GameError
 from qipan.games.chinese_checkers import ChineseCheckers, ChineseCheckersState
 from qipan.games.chinese_checkers.ai import (
+    MAX_SECONDS,
+    REPETITION_PENALTY,
     WIN,
     RacePlanAgent,
     lead_over_leader,
+    position_key,
     race_cost,
     race_costs,
 )
@@ -72,8 +76,14 @@ def test_levels_choose_legal_moves(players: int, level: str) -> None:
 
 def test_levels_are_what_the_docs_say() -> None:
     two, three = load(2), load(3)
-    assert isinstance(make_agent(two, "medium"), AlphaBetaAgent)
-    assert isinstance(make_agent(two, "hard"), AlphaBetaAgent)
+    medium, hard, best = make_agent(two, "medium"), make_agent(two, "hard"), make_agent(two, "max")
+    assert isinstance(medium, AlphaBetaAgent) and medium.depth == 2
+    assert isinstance(hard, AlphaBetaAgent) and hard.depth == 3
+    assert isinstance(best, AlphaBetaAgent) and best.depth > 10 and best.time_limit == MAX_SECONDS
+    assert {medium.repetition_penalty, hard.repetition_penalty, best.repetition_penalty} == {REPETITION_PENALTY}
+    assert agent_levels(two)[-1] == "max" and "max" not in agent_levels(three)
+    with pytest.raises(GameError, match="no AI level 'max'"):
+        make_agent(three, "max")
     assert isinstance(make_agent(three, "medium"), RacePlanAgent)
     hard = make_agent(three, "hard")
     assert isinstance(hard, BestReplyAgent)
@@ -180,3 +190,32 @@ def test_green_points_hold_the_other_players() -> None:
     state = near_finish(game)
     for player in (1, 2):
         assert all(state.board[h] == player + 1 for h in POINT_HOLES[game.home_point(player)])
+
+
+# Two hard players reached this after 200 moves (seed 41003, two random opening moves): each has a
+# straggler or two out, each waits for the other to move first, and without the repetition
+# penalty both shuffled pieces inside their targets until the 1000-move limit drew the game.
+STANDOFF = {"rows": ["2", "22", "222", "222.", ".............", "............", "...........", "..........",
+                     ".........", "..1.......", "...1.......", "....2.......", ".............", ".11.", "111",
+                     "11", "1"], "to_move": 0, "finished": [], "passes": 0, "ply": 200}
+
+
+def test_hard_breaks_a_standoff_instead_of_shuffling() -> None:
+    game = load(2)
+    state = game.state_from_json(STANDOFF)
+    agents = [make_agent(game, "hard") for _ in range(2)]
+    rng = random.Random(5)
+    for _ in range(150):
+        for seat, agent in enumerate(agents):
+            agent.observe(game, game.view(state, seat))
+        if state.turn is None:
+            break
+        state = game.next_state(state, agents[state.turn].choose(game, game.view(state, state.turn), rng))
+    assert state.turn is None and sorted(game.returns(state)) == [-1.0, 1.0]
+
+
+def test_position_ignores_the_move_counters() -> None:
+    game = load(2)
+    state = game.initial_state()
+    assert position_key(state._replace(ply=7, passes=1)) == position_key(state)
+    assert position_key(state._replace(turn=1)) != position_key(state)

@@ -192,6 +192,22 @@ class RacePlanAgent:
         return best, examined
 
 
+def position_key(state: ChineseCheckersState) -> tuple[tuple[int, ...], int | None]:
+    """The position without the move counters (for the searchers' repetition penalty)."""
+    return state.board, state.turn
+
+
+REPETITION_PENALTY = 50.0
+"""What a two-player searcher's move back to a position already seen costs it: two searchers
+otherwise each wait, shuffling inside their targets, for the other to move a straggler that
+would give a ladder, until the move limit draws the game (a quarter of hard-against-hard games)."""
+
+
+def _alphabeta(depth: int, time_limit: float, name: str) -> AlphaBetaAgent:
+    return AlphaBetaAgent(evaluate, depth=depth, time_limit=time_limit, order=order, name=name,
+                          repetition_penalty=REPETITION_PENALTY, position_key=position_key)
+
+
 def _beam(width: int) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
     return lambda game, state, actions: order(game, state, actions)[:width]
 
@@ -200,7 +216,7 @@ def _medium(game: Game[Any, Any]) -> Agent:
     """Two players: alpha-beta to depth 2. More: two own moves ahead, the others frozen (the
     capture game: best-reply search to depth 3)."""
     if game.num_players == 2:
-        return AlphaBetaAgent(evaluate, depth=2, time_limit=2.0, order=order, name="medium")
+        return _alphabeta(2, 2.0, "medium")
     if isinstance(game, ChineseCheckers) and game.capture:
         return BestReplyAgent(evaluate, with_turn, depth=3, time_limit=2.0, order=_beam(6), name="medium")
     return RacePlanAgent(width=MEDIUM_WIDTH, name="medium")
@@ -211,8 +227,18 @@ def _hard(game: Game[Any, Any]) -> Agent:
     strongest reply of any opponent, own move, ...) over the 6 most advancing moves, valuing
     the race against the closest opponent."""
     if game.num_players == 2:
-        return AlphaBetaAgent(evaluate, depth=3, time_limit=3.0, order=order, name="hard")
+        return _alphabeta(3, 3.0, "hard")
     return BestReplyAgent(lead_over_leader, with_turn, depth=5, time_limit=3.0, order=_beam(6), name="hard")
+
+
+MAX_SECONDS = 3.0
+"""The time per move of the ``max`` level."""
+
+
+def _max(game: Game[Any, Any]) -> Agent:
+    """Two players: hard's search, deepened for as long as :data:`MAX_SECONDS` allow (depth 4 in
+    about 0.2-0.9 s, and part of depth 5)."""
+    return _alphabeta(64, MAX_SECONDS, "max")
 
 
 MEDIUM_WIDTH = 8
@@ -221,8 +247,19 @@ LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": lambda game: GreedyAgent(evaluate, name="easy"),
     "medium": _medium,
     "hard": _hard,
+    "max": _max,
 }
-"""easy: greedy one ply. Two players: alpha-beta to depth 2 (medium) or 3 (hard), capped at 2/3 s.
-More players: medium plans two of its own moves with the others frozen (:class:`RacePlanAgent`);
-hard is best-reply search to depth 5 over the 6 most advancing moves by the lead over the
-closest opponent (3 s cap)."""
+"""easy: greedy one ply. Two players: alpha-beta to depth 2 (medium) or 3 (hard), capped at 2/3 s,
+and max: the same deepened for 3 s a move. More players: medium plans two of its own moves with
+the others frozen (:class:`RacePlanAgent`); hard is best-reply search to depth 5 over the 6 most
+advancing moves by the lead over the closest opponent (3 s cap); there is no max."""
+
+
+def offered_levels(game: Game[Any, Any]) -> list[str]:
+    """The levels of ``game``'s configuration: ``max`` only with two players.
+
+    >>> import qipan
+    >>> offered_levels(qipan.load("chinese-checkers", players=3))
+    ['easy', 'medium', 'hard']
+    """
+    return [name for name in LEVELS if name != "max" or game.num_players == 2]
