@@ -154,7 +154,7 @@ def test_time_per_move_replaces_search_budgets() -> None:
     assert medium.strong.time_limit == 0.3 and medium.strong.depth == 64  # type: ignore[attr-defined]
     assert make_agent(game, "hard", time_per_move=0.4).time_limit == 0.4  # type: ignore[attr-defined]
     assert make_agent(qipan.load("shengke"), "hard", 0.4).time_limit == 0.4  # type: ignore[attr-defined]
-    for bad in (0, -1.0, "1"):
+    for bad in (0, -1.0, "1", True, float("nan")):
         with pytest.raises(GameError, match="time per move must be a positive number"):
             make_agent(game, "hard", bad)  # type: ignore[arg-type]
 

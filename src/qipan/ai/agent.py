@@ -148,7 +148,8 @@ def make_agent(game: Game[Any, Any], level: str, time_per_move: float | None = N
         raise GameError(
             f"{game.name} has no AI level {level!r}; choose one of {choices_text(agent_levels(game))}"
         )
-    if time_per_move is not None and not (isinstance(time_per_move, (int, float)) and time_per_move > 0):
+    if time_per_move is not None and (isinstance(time_per_move, bool) or not isinstance(time_per_move, (int, float))
+                                      or not time_per_move > 0):
         raise GameError(f"the time per move must be a positive number of seconds, not {time_per_move!r}")
     return budget(levels[level](game), time_per_move)
 
