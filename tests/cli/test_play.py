@@ -110,3 +110,14 @@ def test_hot_seat_hides_and_shows_a_peek_to_its_player_only() -> None:
     assert "the move log is a memory aid in this game" in text
     # Shown once, to the peeker right after the peek; player 1's next board does not show it.
     assert text.count("the stone on 4 is the scale") == 1
+
+
+def test_level_help_names_the_games_levels() -> None:
+    from typer.testing import CliRunner
+
+    from qipan.cli.main import app
+
+    result = CliRunner().invoke(app, ["play", "tellstones", "--help"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())  # help lines are wrapped
+    assert "AI level for seats given as 'ai': random, easy, medium, hard, perfect" in text

@@ -196,7 +196,8 @@ def build_play_command(cls: type[Game[Any, Any]]) -> click.Command:
                                        help=f"{name}: human, ai or ai:LEVEL"))
     params += [
         click.Option(["--seat"], multiple=True, help="SEAT=human|ai|ai:LEVEL; SEAT is a number from 1 or a name"),
-        click.Option(["--level"], default="easy", show_default=True, help="AI level for seats given as 'ai'"),
+        click.Option(["--level"], default="easy", show_default=True,
+                     help=f"AI level for seats given as 'ai': {', '.join(agent_levels(default_game))}"),
         click.Option(["--seed"], type=int, default=None, help="random seed (dice, shuffles, AI)"),
         click.Option(["--practice"], is_flag=True, default=False,
                      help="practice mode: show memory aids where the game has them (never in rated play)"),
