@@ -306,6 +306,28 @@ def test_blocked_target_off_requires_own_pieces_everywhere() -> None:
     assert end.finished == () and game.to_move(end) == 1
 
 
+@pytest.mark.parametrize(("own", "finishes"), [(1, False), (4, False), (5, True), (9, True)])
+def test_blocked_target_needs_half_of_it_own(own: int, finishes: bool) -> None:
+    # Red steps into n1, the last empty hole of its target, which then holds ``own`` red pieces
+    # and blue's (home) pieces elsewhere. The contract's "at least one" would finish red with one
+    # piece, which ended four- and six-player games within a few moves (see the game's docs).
+    others = [name for name in TARGET4 if name != "n1"]
+    pieces = {name: 0 for name in others[: own - 1]}
+    pieces.update({name: 1 for name in others[own - 1:]})
+    pieces.update({"m5": 0, "e5": 1})
+    end = cc().play(position(pieces), "m5-n1")
+    assert (end.finished == (0,)) is finishes
+    assert (cc().to_move(end) is None) is finishes
+
+
+def test_blocked_target_with_fifteen_pieces_needs_eight() -> None:
+    game = cc(pieces=15)
+    target = [NAMES[h] for h in game.target_holes(0)]
+    for own, finishes in [(7, False), (8, True)]:
+        pieces = {name: (0 if k < own else 1) for k, name in enumerate(target)}
+        assert game._filled(position(pieces).board, 0) is finishes
+
+
 def test_blocked_target_filled_by_the_opponent() -> None:
     # Red has nine pieces in its target and n1 is empty; blue steps into n1 and red finishes.
     game = cc()
@@ -628,6 +650,11 @@ def test_json_finished_must_match_the_board() -> None:
     blocked = cc(play_on=True)
     ended = blocked.state_to_json(position(pieces, turn=None, finished=(0,)))
     assert blocked.state_from_json(ended).finished == (0,)
+    # ... but at least half of it: a finished player's own pieces never leave.
+    few = {name: (0 if k < 4 else 1) for k, name in enumerate(TARGET4)}
+    few.update({"a1": 0, "b1": 0, "b2": 0, "c1": 0, "c2": 0, "c3": 0, "e5": 1, "e6": 1, "e7": 1, "e8": 1})
+    with pytest.raises(GameError, match="red has not filled"):
+        blocked.state_from_json(blocked.state_to_json(position(few, turn=None, finished=(0,))))
 
 
 def test_view_contents() -> None:

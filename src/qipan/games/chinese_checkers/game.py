@@ -105,8 +105,8 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         Option("other_corners", "allowed", "the points that are neither your home nor your target: "
                "allowed, pass-only (jump through, never stop) or forbidden",
                choices=("allowed", "pass-only", "forbidden")),
-        Option("blocked_target", True, "a full target with at least one of your pieces counts "
-               "as filled (against spoiling)"),
+        Option("blocked_target", True, "a full target at least half of which holds your own "
+               "pieces counts as filled (against spoiling)"),
         Option("play_on", False, "after the winner, the others play on for 2nd, 3rd... places"),
         Option("max_moves", 1000, "the race ends after this many moves in all (passes included); "
                "unfinished players share the places left; 0 = no limit", minimum=0, maximum=100000),
@@ -254,8 +254,15 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         mark = player + 1
         holes = self.target_holes(player)
         if self.config["blocked_target"]:
-            return all(board[h] for h in holes) and any(board[h] == mark for h in holes)
+            return all(board[h] for h in holes) and self._holds_half(board, player)
         return all(board[h] == mark for h in holes)
+
+    def _holds_half(self, board: Sequence[int], player: int) -> bool:
+        """Whether at least half of ``player``'s target holds their own pieces: under
+        ``blocked_target`` the others' pieces fill the rest, but not more, or a player would
+        finish with one piece while the target's owner has hardly left home."""
+        holes = self.target_holes(player)
+        return 2 * sum(1 for h in holes if board[h] == player + 1) >= len(holes)
 
     def _next_turn(self, me: int, finished: tuple[int, ...]) -> int:
         n = self.num_players
@@ -608,7 +615,7 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
             if p in finished:
                 # Finished pieces never move again, but with blocked_target foreign pieces may
                 # leave the target: only the finisher's own pieces are sure to stay.
-                ok = (any(board[h] == mark for h in holes) if self.config["blocked_target"]
+                ok = (self._holds_half(board, p) if self.config["blocked_target"]
                       else all(board[h] == mark for h in holes))
                 if not ok:
                     raise GameError(f"state lists {self.player_name(p)} as finished, but "
