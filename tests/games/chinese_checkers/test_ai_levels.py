@@ -21,7 +21,7 @@ from qipan.games.chinese_checkers.ai import (
     race_cost,
     race_costs,
 )
-from qipan.games.chinese_checkers.board import POINT_HOLES
+from qipan.games.chinese_checkers.board import NAMES, NUM_HOLES, POINT_HOLES, POINT_OF
 from tests.games.chinese_checkers.helpers import position
 from tests.games.chinese_checkers.test_rules import TARGET4
 
@@ -49,14 +49,17 @@ def midgame(game: ChineseCheckers, plies: int, seed: int) -> ChineseCheckersStat
 
 
 def near_finish(game: ChineseCheckers) -> ChineseCheckersState:
-    """Three players: red (target point 4) one move short of finishing (m5-n1 fills the
-    target), the others at home."""
+    """Red (target point 4) one move short of finishing (m5-n1 fills the target), the others
+    at home (whoever's home is red's target: in the middle of the board)."""
     pieces = {name: 0 for name in TARGET4 if name != "n1"}
     pieces["m5"] = 0
     state = position(pieces)
     board = list(state.board)
     for player in range(1, game.num_players):
-        for h in game.home_holes(player):
+        homes = [h for h in game.home_holes(player) if h not in game.target_holes(0)]
+        if not homes:  # six players: red's target is this player's home; park them in the middle
+            homes = [h for h in range(NUM_HOLES) if NAMES[h][0] in "fg" and POINT_OF[h] == 0][:10]
+        for h in homes:
             board[h] = player + 1
     return state._replace(board=tuple(board))
 
@@ -84,15 +87,21 @@ def test_levels_are_what_the_docs_say() -> None:
     assert agent_levels(two)[-1] == "max" and "max" not in agent_levels(three)
     with pytest.raises(GameError, match="no AI level 'max'"):
         make_agent(three, "max")
-    assert isinstance(make_agent(three, "medium"), RacePlanAgent)
-    hard = make_agent(three, "hard")
-    assert isinstance(hard, BestReplyAgent)
-    assert hard.depth == 5 and hard.evaluate is lead_over_leader
+    for players in (3, 4):
+        assert isinstance(make_agent(load(players), "medium"), RacePlanAgent)
+    crowded = make_agent(load(6), "medium")
+    assert isinstance(crowded, BestReplyAgent)
+    assert crowded.depth == 2 and crowded.evaluate is lead_over_leader
+    for players in (3, 4, 6):
+        hard = make_agent(load(players), "hard")
+        assert isinstance(hard, BestReplyAgent)
+        assert hard.depth == 5 and hard.evaluate is lead_over_leader
 
 
+@pytest.mark.parametrize("players", [3, 6])
 @pytest.mark.parametrize("level", ["medium", "hard"])
-def test_levels_take_the_finishing_move(level: str) -> None:
-    game = load(3)
+def test_levels_take_the_finishing_move(level: str, players: int) -> None:
+    game = load(players)
     state = near_finish(game)
     agent = make_agent(game, level)
     move = agent.choose(game, game.view(state, 0), random.Random(0))
