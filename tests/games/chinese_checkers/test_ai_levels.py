@@ -8,6 +8,7 @@ import pytest
 
 import qipan
 from qipan.ai import agent_levels, make_agent
+from qipan.ai.agent import Blend, GreedyAgent
 from qipan.ai.search import AlphaBetaAgent, BestReplyAgent
 from qipan.core.errors import GameError
 from qipan.games.chinese_checkers import ChineseCheckers, ChineseCheckersState
@@ -90,8 +91,9 @@ def test_levels_are_what_the_docs_say() -> None:
     for players in (3, 4):
         assert isinstance(make_agent(load(players), "medium"), RacePlanAgent)
     crowded = make_agent(load(6), "medium")
-    assert isinstance(crowded, BestReplyAgent)
-    assert crowded.depth == 2 and crowded.evaluate is lead_over_leader
+    assert isinstance(crowded, Blend) and crowded.share == 0.5
+    assert isinstance(crowded.strong, BestReplyAgent) and isinstance(crowded.weak, GreedyAgent)
+    assert crowded.strong.depth == 2 and crowded.strong.evaluate is lead_over_leader
     for players in (3, 4, 6):
         hard = make_agent(load(players), "hard")
         assert isinstance(hard, BestReplyAgent)
