@@ -261,10 +261,11 @@ LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "max": _max,
 }
 """easy: greedy one ply. Two players: alpha-beta to depth 2 (medium) or 3 (hard), capped at 2/3 s,
-and max: the same deepened for 3 s a move. More players: medium plans two of its own moves with
-the others frozen (:class:`RacePlanAgent`); hard is best-reply search to depth 5 over the 6 most
-advancing moves by the lead over the closest opponent (3 s cap), and medium with six players
-best-reply search to depth 2 at half its moves, easy's move at the others; there is no max."""
+and max: the same deepened for 3 s a move. Three or four players: medium plans two of its own
+moves with the others frozen (:class:`RacePlanAgent`); six: medium searches half its moves
+(best-reply search to depth 2) and plays easy's at the others. Three or more: hard is best-reply
+search to depth 5 over the 6 most advancing moves by the lead over the closest opponent (3 s
+cap); there is no max."""
 
 
 def offered_levels(game: Game[Any, Any]) -> list[str]:
