@@ -212,6 +212,20 @@ def _beam(width: int) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
     return lambda game, state, actions: order(game, state, actions)[:width]
 
 
+MEDIUM_WIDTH = 8
+CROWDED = 5
+"""From this many players on, medium answers the opponents instead of planning two own moves
+(with six players the planner lost to easy, 41%, 33-50%, in 120 games)."""
+CROWDED_SEARCHES = 0.5
+"""The share of six-player medium's moves that are searched; the rest are easy's. Searching
+every move, it was about as far below hard (hard won 10 of 16) as above easy (62%)."""
+
+
+def _easy(game: Game[Any, Any]) -> Agent:
+    """Greedy one ply on :func:`evaluate`."""
+    return GreedyAgent(evaluate, name="easy")
+
+
 def _medium(game: Game[Any, Any]) -> Agent:
     """Two players: alpha-beta to depth 2. Three or four: two own moves ahead, the others frozen.
     Six: at half its moves its own move against the strongest reply of any opponent
@@ -223,7 +237,7 @@ def _medium(game: Game[Any, Any]) -> Agent:
         return BestReplyAgent(evaluate, with_turn, depth=3, time_limit=2.0, order=_beam(6), name="medium")
     if game.num_players >= CROWDED:
         reply = BestReplyAgent(lead_over_leader, with_turn, depth=2, time_limit=2.0, order=_beam(6), name="medium")
-        return Blend(reply, GreedyAgent(evaluate, name="easy"), CROWDED_SEARCHES, name="medium")
+        return Blend(reply, _easy(game), CROWDED_SEARCHES, name="medium")
     return RacePlanAgent(width=MEDIUM_WIDTH, name="medium")
 
 
@@ -246,16 +260,8 @@ def _max(game: Game[Any, Any]) -> Agent:
     return _alphabeta(64, MAX_SECONDS, "max")
 
 
-MEDIUM_WIDTH = 8
-CROWDED = 5
-"""From this many players on, medium answers the opponents instead of planning two own moves
-(with six players the planner lost to easy, 41%, 33-50%, in 120 games)."""
-CROWDED_SEARCHES = 0.5
-"""The share of six-player medium's moves that are searched; the rest are easy's. Searching
-every move, it was about as far below hard (hard won 10 of 16) as above easy (62%)."""
-
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
-    "easy": lambda game: GreedyAgent(evaluate, name="easy"),
+    "easy": _easy,
     "medium": _medium,
     "hard": _hard,
     "max": _max,
