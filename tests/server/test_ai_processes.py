@@ -8,7 +8,7 @@ from .helpers import create, seat_path, until, update_with
 
 
 def test_ai_against_ai_with_memory_plays_to_the_end_in_workers(process_client: TestClient) -> None:
-    created = create(process_client, game="tellstones", options={"turn_limit": 8}, seed=6,
+    created = create(process_client, game="tellstones", options={"turn_limit": 8},
                      seats=[{"kind": "ai", "level": "medium"}, {"kind": "ai", "level": "easy"}])
     with process_client.websocket_connect(seat_path(created, None)) as ws:
         final = until(ws, lambda m: m["type"] == "update" and m["result"] is not None, limit=500)
@@ -18,7 +18,7 @@ def test_ai_against_ai_with_memory_plays_to_the_end_in_workers(process_client: T
 
 
 def test_a_killed_worker_is_restarted_and_the_ai_catches_up(process_client: TestClient) -> None:
-    created = create(process_client, game="tellstones", seed=8,
+    created = create(process_client, game="tellstones",
                      seats=[{"kind": "human"}, {"kind": "ai", "level": "medium"}])
     pool = process_client.app.state.hub.ai_processes  # type: ignore[attr-defined]
     live = process_client.app.state.hub.games[created["id"]]  # type: ignore[attr-defined]

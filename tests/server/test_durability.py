@@ -20,9 +20,9 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 def test_sigkill_and_restart_resumes_moves_views_and_clocks(server: ServerProcess) -> None:
-    timed = server.post("/api/games", {"game": "abalone", "options": {"time_limit": 600}, "seed": 1})
-    hidden = server.post("/api/games", {"game": "shengke", "seed": 8})
-    versus_ai = server.post("/api/games", {"game": "abalone", "seed": 2,
+    timed = server.post("/api/games", {"game": "abalone", "options": {"time_limit": 600}})
+    hidden = server.post("/api/games", {"game": "shengke"})
+    versus_ai = server.post("/api/games", {"game": "abalone",
                                            "seats": [{"kind": "human"}, {"kind": "ai", "level": "easy"}]})
     players = {s: server.seat(timed, s) for s in (0, 1)}
     before = play_alternately(players, 7)
@@ -35,7 +35,7 @@ def test_sigkill_and_restart_resumes_moves_views_and_clocks(server: ServerProces
     human.send({"type": "move", "move": "a1b2"})
     ai_before = human.until_moves(2)
     # A move in flight at the crash: it is either wholly there afterwards or wholly not.
-    racing = server.post("/api/games", {"game": "abalone", "seed": 4})
+    racing = server.post("/api/games", {"game": "abalone"})
     racer = server.seat(racing, 0)
     racer.send({"type": "move", "move": racer.recv()["legal"][0]})
     server.kill()
@@ -89,7 +89,7 @@ def test_an_acknowledged_move_always_survives_a_crash(tmp_path: Path, sync: str)
 
 
 def kill_after_moves(server: ServerProcess) -> None:
-    created = server.post("/api/games", {"game": "abalone", "seed": 5})
+    created = server.post("/api/games", {"game": "abalone"})
     acknowledged = 0
     for _ in range(2):
         players = {s: server.seat(created, s) for s in (0, 1)}

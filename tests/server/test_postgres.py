@@ -24,8 +24,8 @@ def pg_url() -> Iterator[str]:
 def test_play_list_record_and_resume_on_postgres(pg_url: str) -> None:
     with TestClient(create_app(pg_url, ai_delay=0.0)) as client:
         assert client.app.state.db_url.startswith("postgresql+psycopg://")  # type: ignore[attr-defined]
-        done = create(client, game="shengke", seed=21)
-        open_game = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}], seed=4)
+        done = create(client, game="shengke")
+        open_game = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}])
         with client.websocket_connect(seat_path(done, 0)) as ws:
             until(ws, lambda m: m["type"] == "update")
             ws.send_json({"type": "resign"})
@@ -35,7 +35,7 @@ def test_play_list_record_and_resume_on_postgres(pg_url: str) -> None:
             ws.send_json({"type": "move", "move": "a1b2"})
             before = until(ws, update_with(2))
         record = client.get(f"/api/games/{done['id']}/record").json()
-        assert record["seed"] == 21 and record["result"]["reason"] == "resignation"
+        assert len(record["seed"]) == 64 and record["result"]["reason"] == "resignation"
         assert [g["id"] for g in client.get("/api/games?status=finished").json()] == [done["id"]]
         playing = client.get("/api/games?status=playing").json()
         assert [(g["id"], g["moves"]) for g in playing] == [(open_game["id"], 2)]
@@ -52,7 +52,7 @@ def test_sigkill_and_restart_on_postgres(pg_url: str, tmp_path: Path) -> None:
     server = ServerProcess(pg_url, tmp_path / "server.log")
     server.start()
     try:
-        created = server.post("/api/games", {"game": "abalone", "options": {"time_limit": 300}, "seed": 3})
+        created = server.post("/api/games", {"game": "abalone", "options": {"time_limit": 300}})
         before = play_alternately({s: server.seat(created, s) for s in (0, 1)}, 4)
         server.kill()
         server.start()

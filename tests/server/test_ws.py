@@ -25,7 +25,7 @@ def server_match(client: TestClient, game_id: str) -> Any:
 
 
 def test_update_messages_carry_the_seat_view_and_legal_moves_only_for_the_mover(client: TestClient) -> None:
-    created = create(client, seed=1)
+    created = create(client)
     game = qipan.load("abalone")
     start = game.initial_state()
     with client.websocket_connect(seat_path(created, 0)) as black, \
@@ -175,7 +175,7 @@ def test_two_connections_on_one_seat_both_follow_and_connected_flags_track(clien
 
 
 def test_ai_seat_answers_a_move(client: TestClient) -> None:
-    created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}], seed=9)
+    created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}])
     with client.websocket_connect(seat_path(created, 0)) as ws:
         until(ws, update_with(0))
         ws.send_json({"type": "move", "move": "a1b2"})
@@ -240,7 +240,7 @@ def drain(ws: WebSocketTestSession, seen: list[Message], moves: int) -> Message:
 
 
 def test_shengke_hands_and_shuffles_never_reach_the_other_seat(client: TestClient) -> None:
-    created = create(client, game="shengke", seed=4)
+    created = create(client, game="shengke")
     game = qipan.load("shengke")
     match = server_match(client, created["id"])
     seen: dict[int | None, list[Message]] = {0: [], 1: [], None: []}
@@ -287,7 +287,7 @@ def test_shengke_hands_and_shuffles_never_reach_the_other_seat(client: TestClien
 
 
 def test_tellstones_face_down_stone_and_peek_stay_with_the_peeker(client: TestClient) -> None:
-    created = create(client, game="tellstones", seed=3)
+    created = create(client, game="tellstones")
     with client.websocket_connect(seat_path(created, 0)) as ws0, \
             client.websocket_connect(seat_path(created, 1)) as ws1, \
             client.websocket_connect(seat_path(created, None)) as spec:
@@ -326,7 +326,7 @@ def test_every_game_plays_over_websockets_with_its_own_view_per_seat(
     client: TestClient, name: str, variant: str | None, options: dict[str, Any]
 ) -> None:
     game = qipan.load(name, variant, options)
-    body: dict[str, Any] = {"variant": variant, "options": options, "seed": 12}
+    body: dict[str, Any] = {"variant": variant, "options": options}
     created = create(client, game=name, **body)
     assert len(created["seats"]) == game.num_players
     match = server_match(client, created["id"])
@@ -360,7 +360,7 @@ def test_every_game_plays_over_websockets_with_its_own_view_per_seat(
 def test_ai_against_ai_plays_to_the_end_while_a_spectator_watches(
     client: TestClient, name: str, options: dict[str, Any]
 ) -> None:
-    created = create(client, game=name, options=options, seed=2,
+    created = create(client, game=name, options=options,
                      seats=[{"kind": "ai", "level": "easy"}, {"kind": "ai", "level": "random"}])
     assert all("token" not in s for s in created["seats"])
     with client.websocket_connect(seat_path(created, None)) as ws:

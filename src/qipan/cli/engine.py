@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 import math
-import random
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from qipan.ai.agent import Agent, make_agent
+from qipan.core.chance import check_seed, event_rng
 from qipan.core.errors import GameError, choices_text
 from qipan.core.game import CHANCE
 from qipan.core.match import Match
@@ -190,7 +190,7 @@ class EngineSession:
             self.agents[key] = agent
         agent = self.agents[key]
         seed = request.get("seed")
-        rng = random.Random(seed if isinstance(seed, int) else f"{match.seed}:{len(match.moves)}")
+        rng = event_rng(match.seed if seed is None else check_seed(seed), "ai", len(match.moves))
         action = agent.choose(match.game, match.game.view(match.state, mover), rng)
         text = match.game.action_text(match.state, action)
         info = _search_info(agent)

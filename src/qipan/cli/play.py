@@ -7,7 +7,6 @@ Each game becomes a subcommand whose flags come from the game's own options, so
 from __future__ import annotations
 
 import inspect
-import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from rich.panel import Panel
 
 from qipan.ai.agent import Agent, agent_levels, make_agent
 from qipan.cli.boards import renderer
+from qipan.core.chance import event_rng
 from qipan.core.errors import GameError, choices_text
 from qipan.core.game import CHANCE, Game
 from qipan.core.match import Match
@@ -56,7 +56,7 @@ class PlayLoop:
         self.agents: dict[int, Agent] = {
             i: make_agent(self.game, seat.level) for i, seat in enumerate(seats) if seat.kind == "ai"
         }
-        self.rng = random.Random(match.seed)
+        self.rng = event_rng(match.seed, "ai", 0)
         self.last_shown: int | None = None
         humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         self.hot_seat = not self.game.perfect_information and len(humans) > 1
@@ -234,7 +234,7 @@ def build_play_command(cls: type[Game[Any, Any]]) -> click.Command:
             match = Match(game, seed=kwargs["seed"])
         except GameError as exc:
             raise click.UsageError(str(exc)) from None
-        console.print(f"[bold]{game.title}[/bold] ({game.variant}) — seed {match.seed}. Type help for commands.")
+        console.print(f"[bold]{game.title}[/bold] ({game.variant}). Type help for commands.")
         loop = PlayLoop(match, seats, console, practice=kwargs["practice"])
         loop.run()
         if kwargs["record"]:

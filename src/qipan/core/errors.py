@@ -28,3 +28,29 @@ def choices_text(values: object, limit: int = 40) -> str:
     if len(items) > limit:
         return ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
     return ", ".join(items) if items else "(none)"
+
+
+def brief(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for error messages about hostile input.
+
+    >>> brief("a1b2")
+    "'a1b2'"
+    >>> brief("x" * 100, limit=20)
+    "'xxxxxxxxxxx… (more than 40 characters)"
+    >>> brief(10**5000)[:12]
+    'a number of '
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        # repr() of a huge int is slow and, past 4300 digits, refused by Python itself.
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, str) and len(value) > 4 * limit:
+        value = value[: 2 * limit]  # never repr a huge string just to cut it
+        text = repr(value)
+        return f"{text[: limit - 8]}… (more than {2 * limit} characters)"
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 8]}… ({len(text)} characters)"

@@ -14,24 +14,28 @@ The engine protocol, terminal play, the arena and the server all drive games thr
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from typing import Any
 
+from qipan.core.chance import check_seed, event_rng, new_secret
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.record import Move, Record
 
 
 class Match:
-    """A game being played. ``chance="auto"`` samples chance from the seed; ``"manual"``
-    waits for chance outcomes to be played like moves."""
+    """A game being played. ``chance="auto"`` samples chance outcomes, ``"manual"`` waits for
+    them to be played like moves.
+
+    ``seed`` is the game's secret: the ``n``-th chance event is drawn from a generator keyed by
+    the seed and ``n`` (:mod:`qipan.core.chance`), so a given seed replays the same outcomes and
+    no outcome predicts another. Left out, it is 256 fresh bits from the OS CSPRNG."""
 
     def __init__(
         self,
         game: Game[Any, Any],
-        seed: int | None = None,
+        seed: int | str | None = None,
         chance: str = "auto",
         players: list[str] | None = None,
         clock: Callable[[], float] = time.time,
@@ -40,14 +44,15 @@ class Match:
         if chance not in ("auto", "manual"):
             raise GameError(f"chance must be 'auto' or 'manual', not {chance!r}")
         self.game = game
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self.seed: int | str = new_secret() if seed is None else check_seed(seed)
         self.chance = chance
-        self.rng = random.Random(self.seed)
         self.players = players or [game.player_name(p) for p in range(game.num_players)]
         self.clock = clock
         self.started = started if started is not None else clock()
         self.states: list[Any] = [game.initial_state()]
         self.moves: list[Move] = []
+        self.chance_events = 0
+        """Chance outcomes so far: the index of the next chance event's generator."""
         self.forfeit_result: dict[str, Any] | None = None
         self._advance_chance()
 
@@ -139,13 +144,15 @@ class Match:
         text = self.game.action_text(state, action)
         self.moves.append(Move("chance" if mover == CHANCE else mover, text, self.clock()))
         self.states.append(new_state)
+        self.chance_events += mover == CHANCE
 
     def _advance_chance(self) -> None:
         if self.chance != "auto":
             return
         while self.to_move == CHANCE:
             state = self.state
-            action = self.game.sample_chance(state, self.rng)
+            rng = event_rng(self.seed, "chance", self.chance_events)
+            action = self.game.sample_chance(state, rng)
             self._push(state, action, self.game.next_state(state, action), CHANCE)
 
     def forfeit(self, player: int, reason: str) -> None:
@@ -168,15 +175,22 @@ class Match:
         """Take back the last decision (and the chance outcomes that followed it)."""
         if self.forfeit_result is not None:
             raise GameError("the game ended by forfeit; it cannot be undone")
-        while self.moves and self.moves[-1].player == "chance":
+        if all(move.player == "chance" for move in self.moves):
+            raise GameError("nothing to undo")  # and the opening chance outcomes stay
+        while self.moves[-1].player == "chance":
             self._pop()
-        if not self.moves:
-            raise GameError("nothing to undo")
         self._pop()
 
     def _pop(self) -> None:
-        self.moves.pop()
+        self.chance_events -= self.moves.pop().player == "chance"
         self.states.pop()
+
+    def truncate(self, moves: int) -> None:
+        """Forget every move after the first ``moves`` (a server whose write failed takes back
+        what it could not save). A forfeit is forgotten too."""
+        while len(self.moves) > moves:
+            self._pop()
+        self.forfeit_result = None
 
     # -- records ---------------------------------------------------------------------------------
 
@@ -210,9 +224,7 @@ class Match:
                 raise GameError(f"record move {number} ({move.text}): {exc}") from None
             match.moves.append(Move(move.player, move.text, move.time))
             match.states.append(new_state)
-        # Chance outcomes came from the record, not the generator: derive a fresh, still
-        # reproducible generator for whatever chance comes next.
-        match.rng = random.Random(f"{record.seed}:{len(record.moves)}")
+            match.chance_events += move.player == "chance"
         result = record.result
         if result is not None and result.get("reason") not in (None, "rules"):
             match.forfeit_result = dict(result)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from qipan.core.chance import check_seed
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.registry import load
@@ -42,7 +43,7 @@ class Record:
     game: str
     variant: str
     options: dict[str, Any]
-    seed: int | None = None
+    seed: int | str | None = None
     players: list[str] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     result: dict[str, Any] | None = None
@@ -77,7 +78,7 @@ class Record:
                 game=str(data["game"]),
                 variant=str(data["variant"]),
                 options=dict(data.get("options") or {}),
-                seed=data.get("seed"),
+                seed=None if data.get("seed") is None else check_seed(data["seed"]),
                 players=list(data.get("players") or []),
                 moves=moves,
                 result=data.get("result"),

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import random
 import threading
 import zlib
 from collections import OrderedDict
@@ -43,12 +42,14 @@ class Request:
     first: int
     views: list[dict[str, Any]]
     view: dict[str, Any]
-    seed: str
+    rng_key: bytes
+    """The key of the AI's generator for this move (:func:`qipan.core.chance.event_key`)."""
 
 
 def _worker(conn: Connection) -> None:
     from qipan.ai import make_agent
     from qipan.core import load
+    from qipan.core.chance import KeyedRandom
 
     agents: OrderedDict[str, tuple[Any, Any, int]] = OrderedDict()  # key -> (game, agent, seen)
     while True:
@@ -73,7 +74,7 @@ def _worker(conn: Connection) -> None:
             agents.move_to_end(request.key)
             while len(agents) > MAX_AGENTS:
                 agents.popitem(last=False)
-            conn.send(("ok", agent.choose(game, request.view, random.Random(request.seed))))
+            conn.send(("ok", agent.choose(game, request.view, KeyedRandom(request.rng_key))))
         except Exception as exc:  # the server logs it and plays a random move instead
             agents.pop(request.key, None)
             conn.send(("error", f"{type(exc).__name__}: {exc}"))

@@ -121,10 +121,11 @@ def create_app(
         body = await json_body(request)
         game = meta_module.build_game(body)
         seats = seat_specs(game, body.get("seats"))
-        seed = body.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63):
-            raise GameError('"seed" must be a whole number from 0 to 2**63 - 1, or left out')
-        live, tokens = await hub_of(request).create(game, seats, seed)
+        if "seed" in body:
+            # A seed known before move 1 reveals every shuffle and roll: the server draws each
+            # game's secret itself (local play, the engine protocol and tests keep seeds).
+            raise GameError('"seed" is not accepted: the server draws every game\'s secret itself')
+        live, tokens = await hub_of(request).create(game, seats, None)
         return created_reply(live, tokens)
 
     @app.get("/api/games")

@@ -12,7 +12,6 @@ import contextlib
 import copy
 import json
 import logging
-import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +21,7 @@ from typing import Any
 from qipan.ai import make_agent
 from qipan.ai.agent import Agent, agent_levels
 from qipan.core import CHANCE, GameError, Match, Move, Record
+from qipan.core.chance import KeyedRandom, event_key
 from qipan.core.game import Game
 from qipan.server.ai_pool import AIProcesses, Request
 from qipan.server.auth import check_token, derived_token, hash_token, new_game_id, new_token
@@ -325,13 +325,13 @@ class LiveGame:
                 raise
             await self._commit(before)
 
-    def _snapshot(self) -> tuple[int, dict[str, Any] | None, Any]:
+    def _snapshot(self) -> tuple[int, dict[str, Any] | None]:
         match = self.match
-        return len(match.moves), match.forfeit_result, match.rng.getstate()
+        return len(match.moves), match.forfeit_result
 
-    async def _commit(self, before: tuple[int, dict[str, Any] | None, Any]) -> None:
+    async def _commit(self, before: tuple[int, dict[str, Any] | None]) -> None:
         """Persist what changed since ``before``, then tell everyone; undo it if the write fails."""
-        n0, forfeit, rng_state = before
+        n0, forfeit = before
         match = self.match
         new = match.moves[n0:]
         result = match.result()
@@ -342,10 +342,8 @@ class LiveGame:
                 lambda c: self.hub.store.append_moves(self.id, n0, rows, finished, result, conn=c)
             )
         except Exception:
-            del match.moves[n0:]
-            del match.states[n0 + 1:]
+            match.truncate(n0)
             match.forfeit_result = forfeit
-            match.rng.setstate(rng_state)
             raise GameError("the server could not save that; please try again") from None
         if result is not None:
             self.row.finished, self.row.result = finished, result
@@ -384,13 +382,13 @@ class LiveGame:
         if len(self.match.moves) != ply:
             return
         agent = self.agents[seat]
-        seed = f"{self.row.seed}:ai:{ply}"
-        rng = random.Random(seed)
+        key = event_key(self.row.seed, "ai", ply)
+        rng = KeyedRandom(key)
         view = self.game.view(state, seat)
         text: str | None = None
         try:
             if self.hub.ai_processes is not None:
-                action = await self._choose_in_worker(seat, view, seed)
+                action = await self._choose_in_worker(seat, view, key)
             else:
                 action = await asyncio.get_running_loop().run_in_executor(
                     self.hub.ai_pool, agent.choose, self.game, view, rng
@@ -411,7 +409,7 @@ class LiveGame:
             self._ai_task = None
         self.after_change()
 
-    async def _choose_in_worker(self, seat: int, view: dict[str, Any], seed: str) -> Any:
+    async def _choose_in_worker(self, seat: int, view: dict[str, Any], rng_key: bytes) -> Any:
         """The AI's choice from its worker process, sending the views it has not seen yet."""
         pool = self.hub.ai_processes
         assert pool is not None
@@ -419,7 +417,7 @@ class LiveGame:
             first = self._synced.get(seat, 0)
             views = [self.game.view(s, seat) for s in self.match.states[1 + first:]]
             request = Request(f"{self.id}:{seat}", self.game.name, self.game.variant, dict(self.game.config),
-                              self.row.seats[seat]["level"], first, views, view, seed)
+                              self.row.seats[seat]["level"], first, views, view, rng_key)
             status, value = await pool.choose(request)
             if status == "ok":
                 self._synced[seat] = first + len(views)

@@ -38,7 +38,8 @@ games_table = sa.Table(
     sa.Column("game", sa.String(64), nullable=False),
     sa.Column("variant", sa.String(64), nullable=False),
     sa.Column("options", sa.JSON, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),  # 0 where ``secret`` is set; whole-number seeds of old rows
+    sa.Column("secret", sa.String(128), nullable=True),  # the game's secret (64 hex digits; see qipan.core.chance)
     # [{"kind": "human"|"ai", "level": str|None, "token": sha256 hex|None}, ...]
     sa.Column("seats", sa.JSON, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
@@ -68,7 +69,7 @@ class GameRow:
     game: str
     variant: str
     options: dict[str, Any]
-    seed: int
+    seed: int | str
     seats: list[dict[str, Any]]
     created: float
     started: float
@@ -144,6 +145,21 @@ def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
     return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
+def _to_db(row: GameRow) -> dict[str, Any]:
+    data = dict(row.__dict__)
+    if isinstance(row.seed, str):
+        data["seed"], data["secret"] = 0, row.seed
+    return data
+
+
+def _from_db(data: Any) -> GameRow:
+    data = dict(data)
+    secret = data.pop("secret", None)
+    if secret is not None:
+        data["seed"] = secret
+    return GameRow(**data)
+
+
 class Store:
     """Synchronous access to the database (call from threads, or through :class:`Writer`)."""
 
@@ -151,6 +167,14 @@ class Store:
         self.url = url
         self.engine = make_engine(url, sqlite_sync)
         metadata.create_all(self.engine)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a database made by an older qipan up to date (columns added since)."""
+        columns = {c["name"] for c in sa.inspect(self.engine).get_columns("games")}
+        if "secret" not in columns:
+            with self.engine.begin() as c:
+                c.execute(sa.text("ALTER TABLE games ADD COLUMN secret VARCHAR(128)"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -158,7 +182,7 @@ class Store:
     # -- writes (each takes a connection so the writer can batch them) -----------------------------
 
     def create_game(self, row: GameRow, conn: Connection | None = None) -> None:
-        self._run(conn, lambda c: c.execute(games_table.insert().values(**row.__dict__)))
+        self._run(conn, lambda c: c.execute(games_table.insert().values(**_to_db(row))))
 
     def append_moves(
         self,
@@ -209,7 +233,7 @@ class Store:
     def game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as c:
             row = c.execute(games_table.select().where(games_table.c.id == game_id)).mappings().first()
-        return GameRow(**row) if row is not None else None
+        return _from_db(row) if row is not None else None
 
     def moves(self, game_id: str) -> list[MoveRow]:
         query = (
@@ -223,7 +247,7 @@ class Store:
     def unfinished(self) -> list[GameRow]:
         query = games_table.select().where(games_table.c.finished.is_(None)).order_by(games_table.c.created)
         with self.engine.connect() as c:
-            return [GameRow(**r) for r in c.execute(query).mappings()]
+            return [_from_db(r) for r in c.execute(query).mappings()]
 
     def list_games(self, finished: bool | None, limit: int) -> list[tuple[GameRow, int]]:
         """The newest games (all, finished, or unfinished) with their move counts."""
@@ -246,7 +270,7 @@ class Store:
         for r in rows:
             data = dict(r)
             n = int(data.pop("n"))
-            result.append((GameRow(**data), n))
+            result.append((_from_db(data), n))
         return result
 
 
