@@ -27,7 +27,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from qipan.core import GameError, load
 from qipan.server import meta as meta_module
-from qipan.server.live import AuthError, Client, Conflict, Hub, LiveGame, NotFound, play_url, seat_specs
+from qipan.server.connections import Client
+from qipan.server.errors import AuthError, Conflict, NotFound
+from qipan.server.hub import Hub, seat_specs
+from qipan.server.live import LiveGame, play_url
 from qipan.server.store import SQLITE_SYNC, Store, normalise_url
 
 log = logging.getLogger("qipan.server")

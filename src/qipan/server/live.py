@@ -1,4 +1,4 @@
-"""Games in play on the server: seats, connections, moves, AI turns, clocks, and the hub of them.
+"""A game in play on the server: seats, connections, moves, AI turns and clocks.
 
 Each :class:`LiveGame` wraps a :class:`qipan.core.Match`; every change (a move, a resignation, a
 time-out) happens under the game's lock, is committed to the database, and only then is sent to
@@ -10,96 +10,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import json
 import logging
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qipan.ai import make_agent
-from qipan.ai.agent import Agent, agent_levels
-from qipan.core import CHANCE, GameError, Match, Move, Record
+from qipan.ai.agent import Agent
+from qipan.core import CHANCE, GameError, Match
 from qipan.core.chance import KeyedRandom, event_key
 from qipan.core.game import Game
-from qipan.server.ai_pool import AIProcesses, Request
-from qipan.server.auth import check_token, derived_token, hash_token, new_game_id, new_token
-from qipan.server.store import GameRow, Store, Writer
+from qipan.server.ai_pool import Request
+from qipan.server.auth import check_token, derived_token
+from qipan.server.connections import Client, dumps
+from qipan.server.errors import AuthError, NotFound
+from qipan.server.store import GameRow
+
+if TYPE_CHECKING:
+    from qipan.server.hub import Hub
 
 log = logging.getLogger("qipan.server")
-
-MAX_SEND_QUEUE = 256
-
-
-class AuthError(GameError):
-    """A seat token that does not match (HTTP 403, WebSocket close code 4403)."""
-
-
-class Conflict(GameError):
-    """A request that does not fit the game's status (HTTP 409)."""
-
-
-class NotFound(GameError):
-    """No game with that id (HTTP 404)."""
 
 
 def play_url(game_id: str, seat: int | None = None, token: str | None = None) -> str:
     if seat is None:
         return f"/play/{game_id}"
     return f"/play/{game_id}?seat={seat}&token={token}"
-
-
-@dataclass(eq=False)
-class Client:
-    """One WebSocket connection: its seat (None: spectator) and its queue of outgoing messages."""
-
-    seat: int | None
-    send: Callable[[str], Any]
-    close: Callable[[int], Any]
-    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(MAX_SEND_QUEUE))
-    task: asyncio.Task[None] | None = None
-    dropped: bool = False
-    closing: asyncio.Future[Any] | None = None
-
-    def start(self) -> None:
-        self.task = asyncio.create_task(self._pump())
-
-    def push(self, message: str) -> None:
-        if self.dropped:
-            return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            # A client this far behind is gone or hostile; it can reconnect and catch up.
-            log.warning("dropping a connection whose send queue is full")
-            self.dropped = True
-            self.closing = asyncio.ensure_future(self.close(1013))
-
-    async def _pump(self) -> None:
-        while True:
-            message = await self.queue.get()
-            if message is None:
-                return
-            try:
-                await self.send(message)
-            except Exception:
-                return
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-
-
-def dumps(message: dict[str, Any]) -> str:
-    """Compact JSON for the wire."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-
-
-def parse_player(text: str) -> int | str:
-    return int(text) if text.lstrip("-").isdigit() else text
 
 
 class LiveGame:
@@ -458,190 +393,3 @@ class LiveGame:
         for task in (self._ai_task, self._clock_task):
             if task is not None:
                 task.cancel()
-
-
-class Hub:
-    """Every live game, the database, and the AI worker threads."""
-
-    def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2, ai_processes: bool = True):
-        self.store = store
-        self.writer = Writer(store)
-        self.ai_delay = ai_delay
-        self.ai_pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="qipan-ai")
-        self.ai_processes = AIProcesses(ai_workers) if ai_processes else None
-        self.games: dict[str, LiveGame] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._loading = asyncio.Lock()
-
-    def spawn(self, coro: Any) -> asyncio.Task[None]:
-        task: asyncio.Task[None] = asyncio.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    async def close(self) -> None:
-        for live in list(self.games.values()):
-            live.stop()
-            for client in list(live.clients):
-                await client.stop()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.ai_pool.shutdown(wait=False, cancel_futures=True)
-        if self.ai_processes is not None:
-            await asyncio.to_thread(self.ai_processes.close)
-        await asyncio.to_thread(self.writer.close)
-        self.store.close()
-
-    # -- creating and loading ----------------------------------------------------------------------
-
-    async def create(
-        self,
-        game: Game[Any, Any],
-        seats: list[dict[str, Any]],
-        seed: int | None,
-        tokens: list[str | None] | None = None,
-        rematch_of: LiveGame | None = None,
-    ) -> tuple[LiveGame, list[str | None]]:
-        """Start a game; return it and each seat's token (None for AI seats)."""
-        if tokens is None:
-            tokens = [new_token() if s["kind"] == "human" else None for s in seats]
-        now = time.time()
-        match = Match(game, seed=seed, clock=time.time, started=now)
-        row = GameRow(
-            id=new_game_id(),
-            game=game.name,
-            variant=game.variant,
-            options=dict(game.config),
-            seed=match.seed,
-            seats=[
-                {"kind": s["kind"], "level": s.get("level"), "token": hash_token(t) if t else None}
-                for s, t in zip(seats, tokens, strict=True)
-            ],
-            created=now,
-            started=now,
-        )
-        rows = [(str(m.player), m.text, m.time) for m in match.moves]  # opening chance outcomes
-        result = match.result()
-        if result is not None:
-            row.finished, row.result = now, result
-
-        def job(conn: Any) -> None:
-            self.store.create_game(row, conn=conn)
-            self.store.append_moves(row.id, 0, rows, conn=conn)
-            if rematch_of is not None:
-                self.store.set_rematch(rematch_of.id, row.id, conn=conn)
-
-        await self.writer.write(job)
-        live = LiveGame(self, row, match)
-        self.games[row.id] = live
-        live.after_change()
-        return live, tokens
-
-    async def get(self, game_id: str) -> LiveGame:
-        """The live game ``game_id``, loaded from the database if needed (NotFound if none)."""
-        live = self.games.get(game_id)
-        if live is not None:
-            return live
-        async with self._loading:
-            live = self.games.get(game_id)
-            if live is not None:
-                return live
-            row = await asyncio.to_thread(self.store.game, game_id)
-            if row is None:
-                raise NotFound(f"there is no game {game_id!r}")
-            live = await self._load(row)
-            self.games[game_id] = live
-        return live
-
-    async def _load(self, row: GameRow) -> LiveGame:
-        moves = await asyncio.to_thread(self.store.moves, row.id)
-        record = Record(
-            game=row.game,
-            variant=row.variant,
-            options=dict(row.options),
-            seed=row.seed,
-            moves=[Move(parse_player(m.player), m.text, m.time) for m in moves],
-            result=row.result,
-            started=row.started,
-        )
-        match = Match.from_record(record)
-        live = LiveGame(self, row, match)
-        if len(match.moves) > len(moves):  # resumed at a chance node: save the new outcomes
-            extra = [(str(m.player), m.text, m.time) for m in match.moves[len(moves):]]
-            await self.writer.write(lambda c: self.store.append_moves(row.id, len(moves), extra, conn=c))
-        return live
-
-    async def resume_all(self) -> int:
-        """Load every unfinished game and restart its AI turns and clocks; return how many."""
-        rows = await asyncio.to_thread(self.store.unfinished)
-        count = 0
-        for row in rows:
-            if row.id in self.games:
-                continue
-            try:
-                live = await self._load(row)
-            except Exception:
-                log.exception("could not resume game %s (%s)", row.id, row.game)
-                continue
-            self.games[row.id] = live
-            live.after_change()
-            count += 1
-        return count
-
-    def release(self, live: LiveGame) -> None:
-        """Forget a finished game nobody is watching (it was loaded for one request)."""
-        if live.match.over and not live.clients:
-            self.unload(live)
-
-    def unload(self, live: LiveGame) -> None:
-        if self.games.get(live.id) is live:
-            live.stop()
-            del self.games[live.id]
-
-    async def rematch(self, live: LiveGame, token: object) -> tuple[LiveGame, int, str]:
-        """The rematch of a finished game (created on the first request); the requester's new seat
-        and token there."""
-        seat = live.seat_for_token(token)
-        async with live.lock:
-            if not live.match.over:
-                raise Conflict("the game is not over yet; a rematch can start once it ends")
-            if live.row.rematch is None:
-                n = len(live.row.seats)
-                old = [live.row.seats[(j - 1) % n] for j in range(n)]
-                tokens: list[str | None] = [
-                    derived_token(s["token"], "rematch") if s["kind"] == "human" else None for s in old
-                ]
-                seats = [{"kind": s["kind"], "level": s.get("level")} for s in old]
-                new, _ = await self.create(live.game, seats, None, tokens=tokens, rematch_of=live)
-                live.row.rematch = new.id
-                live.broadcast()
-            else:
-                new = await self.get(live.row.rematch)
-        new_seat, new_tok = live.rematch_seat(seat)
-        return new, new_seat, new_tok
-
-
-def seat_specs(game: Game[Any, Any], seats: object) -> list[dict[str, Any]]:
-    """Check the ``seats`` of a create request; default: every seat human."""
-    n = game.num_players
-    if seats is None:
-        return [{"kind": "human"} for _ in range(n)]
-    if not isinstance(seats, list):
-        raise GameError('seats must be a list like [{"kind": "human"}, {"kind": "ai", "level": "easy"}]')
-    if len(seats) != n:
-        raise GameError(f"{game.name} with these options seats {n} players, but {len(seats)} seats were given")
-    levels = agent_levels(game)
-    result = []
-    for i, seat in enumerate(seats):
-        if not isinstance(seat, dict) or seat.get("kind") not in ("human", "ai"):
-            raise GameError(f'seat {i} must be {{"kind": "human"}} or {{"kind": "ai", "level": ...}}')
-        if seat["kind"] == "human":
-            result.append({"kind": "human"})
-            continue
-        level = seat.get("level", "easy" if "easy" in levels else levels[0])
-        if not isinstance(level, str):
-            raise GameError(f"seat {i}: level must be one of {', '.join(levels)}")
-        make_agent(game, level)  # raises GameError naming the levels
-        result.append({"kind": "ai", "level": level})
-    return result
