@@ -69,7 +69,7 @@ def test_repetition_keys_tell_apart_marbles_61_bits_apart() -> None:
 
     def state(white: str, history: list[int]) -> AbaloneState:
         return game.state_from_json({"black": black.split(), "white": white.split(), "turn": "white",
-                                     "history": history})
+                                     "quiet": len(history), "history": history})
 
     near, far = state(near_d8, []), state(on_h5, [])
     assert hash((near.black, near.white, near.turn)) == hash((far.black, far.white, far.turn))

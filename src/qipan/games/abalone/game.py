@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
 from qipan.core.game import Game
 from qipan.core.options import Option, Variant
+from qipan.core.validate import MAX_COUNT, Reader
 from qipan.games.abalone.board import (
     DELTAS,
     NAMES,
@@ -249,23 +250,46 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
         }
 
     def state_from_json(self, data: Any) -> AbaloneState:
-        try:
-            black = sum(1 << cell_index(c) for c in set(data["black"]))
-            white = sum(1 << cell_index(c) for c in set(data["white"]))
-            turn = PLAYERS.index(data["turn"])
-            quiet = int(data.get("quiet", 0))
-            history = tuple(int(h) for h in data.get("history", ()))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise GameError(
-                f"bad Abalone state: {exc}; expected black/white cell lists and turn 'black' or 'white'"
-            ) from None
+        read = Reader("Abalone state")
+        data = read.mapping(data, "the state")
+        black, white = (self._marbles(read, read.field(data, side), side) for side in PLAYERS)
         if black & white:
-            raise GameError(f"bad Abalone state: {', '.join(cell_name(c) for c in cells_of(black & white))} "
-                            "hold two marbles")
-        if not 0 < black.bit_count() <= MARBLES or not 0 < white.bit_count() <= MARBLES:
-            raise GameError(f"bad Abalone state: each side has 1..{MARBLES} marbles")
-        state = AbaloneState(black & VALID, white & VALID, turn, quiet, history)
-        return state._replace(outcome=self._outcome(state))
+            raise read.fail(f"{', '.join(cell_name(c) for c in cells_of(black & white))} hold two marbles")
+        least = MARBLES - TO_WIN
+        counts = black.bit_count(), white.bit_count()
+        if not all(least <= n <= MARBLES for n in counts) or counts == (least, least):
+            raise read.fail(f"each side has {least}..{MARBLES} marbles (the game ends when one side has "
+                            f"{least}), not {counts[0]} and {counts[1]}")
+        turn = read.choice(read.field(data, "turn"), "turn", PLAYERS)
+        limit = self._quiet_move_limit or MAX_COUNT
+        quiet = read.integer(data.get("quiet", 0), "quiet", 0, limit)
+        raw = read.array(data.get("history", []), "history")
+        if raw and not self._repetition_draw:
+            raise read.fail("history is kept only under the repetition_draw option")
+        if len(raw) > quiet:
+            raise read.fail(f"history holds a key per move since the last push: at most quiet ({quiet}), "
+                            f"not {len(raw)}")
+        history = tuple(read.integer(h, "a history key", -(2**63), 2**63 - 1) for h in raw)
+        state = AbaloneState(black, white, turn, quiet, history)
+        state = state._replace(outcome=self._outcome(state))
+        if "outcome" in data and read.choice(data["outcome"], "outcome", _OUTCOMES) != state.outcome:
+            raise read.fail(f"outcome is {_OUTCOMES[state.outcome]} in this position, not {brief(data['outcome'])}")
+        return state
+
+    @staticmethod
+    def _marbles(read: Reader, cells: Any, side: str) -> int:
+        """The bitboard of a list of cell names (each named once)."""
+        names = [read.text(c, f"a {side} cell", 4) for c in read.array(cells, side, longest=MARBLES)]
+        board = 0
+        for name in names:
+            try:
+                bit = 1 << cell_index(name)
+            except GameError as exc:
+                raise read.fail(str(exc)) from None
+            if board & bit:
+                raise read.fail(f"{side} lists {name} twice")
+            board |= bit
+        return board
 
     def view(self, state: AbaloneState, player: int | None) -> dict[str, Any]:
         self.check_player(player)
