@@ -1,0 +1,314 @@
+"""The JSON the HTTP API accepts and answers, as pydantic models (they are its OpenAPI schema).
+
+Request models are bounded (string and list lengths) and refuse unknown fields; a request that
+does not fit is answered 400 with a short message from :func:`validation_message`, never 422.
+Response models allow extra fields, so a field added to an answer is not dropped silently.
+
+>>> CreateGame.model_validate({"game": "abalone", "options": {"time_limit": 600}}).options
+{'time_limit': 600}
+>>> validation_message([{"loc": ("body", "seats", 1, "kind"), "type": "literal_error", "msg": "..."}])
+'seat 1 must be {"kind": "human"} or {"kind": "ai", "level": ...}'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from fastapi import Path
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StringConstraints
+
+from qipan.core.errors import brief
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+Text = Annotated[str, StringConstraints(max_length=200)]
+Scalar = StrictBool | StrictInt | StrictFloat | Text
+Number = int | float
+Value = bool | int | float | str
+Token = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+
+GameId = Annotated[str, Path(max_length=64, description="the game's id (public)")]
+
+MAX_OPTIONS = 32
+MAX_SEATS = 16
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# -- requests ---------------------------------------------------------------------------------------
+
+
+class SeatSpec(Request):
+    kind: Literal["human", "ai"]
+    level: Name | None = Field(None, description="AI level (ai seats; default easy): see /api/describe")
+
+
+class GameSpec(Request):
+    """A game and its configuration, as ``POST /api/describe`` takes it."""
+
+    game: Name = Field(description="a game name from /api/meta")
+    variant: Name | None = Field(None, description="a variant name from /api/meta (default: the first)")
+    options: dict[Name, Scalar | None] | None = Field(
+        None, max_length=MAX_OPTIONS, description="option values by name, e.g. {\"time_limit\": 600}")
+
+
+class CreateGame(GameSpec):
+    """``POST /api/games``. A ``seed`` is refused: the server draws every game's secret itself."""
+
+    seats: list[SeatSpec] | None = Field(
+        None, max_length=MAX_SEATS, description="one entry per player (default: every seat human)")
+    seat: StrictInt | None = Field(
+        None, description="the creator's own seat, a human one (default: the first human seat); every other "
+                          "human seat gets an invitation")
+
+
+class ClaimRequest(Request):
+    invite: Token = Field(description="the invitation code (from an invitation link's #invite=...)")
+
+
+class InvitesRequest(Request):
+    token: Token = Field(description="the seat token of the game's creator")
+
+
+class RematchRequest(Request):
+    token: Token = Field(description="any seat token of the finished game")
+    seat: StrictInt | None = Field(None, description="ignored (the token names the seat)")
+
+
+# -- answers ----------------------------------------------------------------------------------------
+
+
+class Error(Answer):
+    error: str = Field(description="what is wrong, in a sentence")
+
+
+class VariantInfo(Answer):
+    name: str
+    help: str
+    defaults: dict[str, Value | None]
+
+
+class OptionInfo(Answer):
+    name: str
+    type: Literal["int", "float", "bool", "str"]
+    default: Value | None
+    help: str
+    choices: list[Value | None] | None
+    minimum: Number | None
+    maximum: Number | None
+    local_file: bool
+
+
+class PlayerRange(Answer):
+    min: int
+    max: int
+
+
+class GameInfo(Answer):
+    name: str
+    title: str
+    perfect_information: bool
+    variants: list[VariantInfo]
+    options: list[OptionInfo]
+    players: int | PlayerRange
+    levels: list[str]
+
+
+class Meta(Answer):
+    games: list[GameInfo]
+
+
+class Description(Answer):
+    game: str
+    variant: str
+    options: dict[str, Value | None]
+    num_players: int
+    player_names: list[str]
+    levels: list[str]
+    time_limit: Number | None
+
+
+class CreatedSeat(Answer):
+    seat: int
+    name: str
+    kind: Literal["human", "ai"]
+    level: str | None
+    claimed: bool = Field(description="whether someone sits here (AI seats: always)")
+    invite: str | None = Field(None, description="this seat's invitation code (seats the creator does not take)")
+    url: str | None = Field(None, description="this seat's invitation link (the code is in the fragment)")
+
+
+class Created(Answer):
+    id: str
+    game: str
+    seat: int | None = Field(description="the creator's seat (null when every seat is an AI)")
+    token: str | None = Field(description="the creator's seat token (keep it secret)")
+    url: str | None = Field(description="the creator's own seat link, for another device (token in the fragment)")
+    seats: list[CreatedSeat]
+    spectator_url: str
+
+
+class Rematch(Created):
+    seat: int = Field(description="the requester's seat in the new game")
+    token: str = Field(description="the requester's seat token in the new game")
+    url: str = Field(description="the requester's own seat link into the new game")
+
+
+class Claimed(Answer):
+    id: str
+    seat: int = Field(description="the seat the invitation was for")
+    token: str = Field(description="that seat's token, now yours (keep it secret)")
+    url: str = Field(description="the seat's own link, for another device (token in the fragment)")
+
+
+class Invitation(Answer):
+    seat: int
+    name: str
+    invite: str
+    url: str
+
+
+class Invites(Answer):
+    invites: list[Invitation] = Field(description="a new invitation for each seat nobody has claimed")
+
+
+class SeatSummary(Answer):
+    seat: int
+    name: str
+    kind: Literal["human", "ai"]
+    level: str | None
+    claimed: bool = Field(description="whether someone sits here (AI seats: always)")
+    connected: bool
+
+
+class Result(Answer):
+    returns: list[Number]
+    text: str
+    reason: str | None = None
+
+
+class Summary(Answer):
+    id: str
+    game: str
+    variant: str
+    options: dict[str, Any]
+    seats: list[SeatSummary]
+    status: Literal["playing", "finished"]
+    result: Result | None
+    moves: int
+    created: Number
+
+
+class RecordMove(Answer):
+    player: int | str
+    move: str
+    time: Number | None = None
+
+
+class GameRecord(Answer):
+    format: str
+    id: str
+    game: str
+    variant: str
+    options: dict[str, Any]
+    seed: int | str | None
+    players: list[str]
+    started: Number | None
+    moves: list[RecordMove]
+    result: dict[str, Any] | None
+
+
+class PublicMove(Answer):
+    ply: int
+    player: int | str
+    text: str
+
+
+class Frame(Answer):
+    type: Literal["frame"]
+    game: str
+    ply: int
+    seat: None
+    view: Any
+    to_move: int | str | None
+    last: PublicMove | None
+    clocks: list[Number] | None
+    result: Result | None = None
+    seats: list[SeatSummary]
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` entry documenting these error codes (each answers :class:`Error`)."""
+    return {code: {"model": Error, "description": ERROR_CODES[code]} for code in codes}
+
+
+ERROR_CODES = {
+    400: "bad input (the reason is in error)",
+    403: "a bad seat token, or a request from another web site (Origin)",
+    404: "no such game, ply or path",
+    408: "the request body was not received in time",
+    409: "the game's status does not allow it",
+    413: "request body too large",
+    415: "the request body is not JSON",
+    429: "too many requests or connections from this client (see Retry-After)",
+    431: "too many request headers",
+    503: "the server is at its connection limit (see Retry-After)",
+}
+
+EDGE = (408, 413, 429, 431, 503)
+"""Codes the edge may answer to any request (caps, limits)."""
+CHANGES = (*EDGE, 403, 415)
+"""Codes the edge may answer to any request that changes state (Origin, content type too)."""
+
+
+# -- 400 messages -----------------------------------------------------------------------------------
+
+LEVEL_HINT = '{"kind": "human"} or {"kind": "ai", "level": ...}'
+FIELD_MESSAGES = {
+    "game": '"game" must be a game name (see /api/meta)',
+    "variant": '"variant" must be a string (a variant name) or left out',
+    "options": f'"options" must be an object like {{"time_limit": 600}} with at most {MAX_OPTIONS} entries',
+    "seats": f'seats must be a list like [{{"kind": "human"}}, {{"kind": "ai", "level": "easy"}}] '
+             f"(at most {MAX_SEATS})",
+    "token": '"token" must be a seat token (a string)',
+    "seat": '"seat" must be a seat number or left out',
+    "invite": '"invite" must be an invitation code (a string)',
+    "status": 'status must be "playing" or "finished" (or left out for both)',
+    "limit": "limit must be 1..1000",
+    "ply": "ply must be a whole number",
+    "game_id": "game ids are at most 64 characters",
+}
+
+
+def validation_message(problems: Sequence[Any]) -> str:
+    """One short sentence about the first problem pydantic found in a request (no input echoed)."""
+    if not problems:
+        return "bad request"
+    problem = problems[0]
+    loc = [part for part in problem.get("loc", ()) if part not in ("body", "query", "path")]
+    kind = problem.get("type", "")
+    if not loc:
+        return "the request body must be a JSON object"
+    top = loc[0]
+    if kind == "missing":
+        return FIELD_MESSAGES.get(str(top), f'"{brief(top, 40)[1:-1]}" is required')
+    if kind == "extra_forbidden":
+        if top == "seed":
+            return '"seed" is not accepted: the server draws every game\'s secret itself'
+        return f"unknown field {brief(top, 40)}"
+    if top == "seats" and len(loc) > 1 and isinstance(loc[1], int):
+        if len(loc) > 2 and loc[2] == "level":
+            return f"seat {loc[1]}: level must be an AI level name (a string)"
+        return f"seat {loc[1]} must be {LEVEL_HINT}"
+    if top == "options" and len(loc) > 1:
+        return f"option {brief(loc[1], 40)}: values must be numbers, true/false or strings of at most 200 characters"
+    if isinstance(top, str) and top in FIELD_MESSAGES:
+        return FIELD_MESSAGES[top]
+    where = ".".join(brief(p, 40)[1:-1] if isinstance(p, str) else str(p) for p in loc)
+    return f"{where}: {brief(str(problem.get('msg', 'invalid')), 80)[1:-1]}"
