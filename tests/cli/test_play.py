@@ -75,7 +75,7 @@ def test_command_line_rejects_bad_flags() -> None:
     for args, message in [
         (["play", "abalone", "--seat", "3=ai"], "no seat '3'"),
         (["play", "abalone", "--black", "robot"], "a seat is 'human', 'ai' or 'ai:LEVEL'"),
-        (["play", "abalone", "--time-limit", "soon"], "is not a int"),
+        (["play", "abalone", "--time-limit", "soon"], "is not a whole number"),
         (["play", "go"], "unknown game 'go'"),
         (["perft", "abalone", "--depth", "1", "--option", "speed=9"], "has no option 'speed'"),
     ]:

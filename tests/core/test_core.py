@@ -23,7 +23,7 @@ def test_options_parse_and_validate() -> None:
         DiceRace(options={"goal": 3})
     with pytest.raises(GameError, match="above the maximum 20"):
         DiceRace(options={"target": 50})
-    with pytest.raises(GameError, match="is not a int"):
+    with pytest.raises(GameError, match="is not a whole number"):
         DiceRace(options={"target": "many"})
     with pytest.raises(GameError, match="no variant 'long'; choose one of standard, short"):
         DiceRace(variant="long")

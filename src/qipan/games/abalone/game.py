@@ -60,6 +60,9 @@ class AbaloneState(NamedTuple):
                      w & _PIECE, w >> 61 & _PIECE, w >> 122 & _PIECE, w >> 183, self.turn))
 
 
+MAX_TIME_LIMIT = 7 * 24 * 3600
+"""The longest clock (seconds) the ``time_limit`` option allows: a week."""
+
 _PIECE = (1 << 61) - 1
 assert VALID >> 244 == 0  # four pieces hold every cell
 
@@ -81,10 +84,11 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
         Variant("german-daisy", "daisies pulled towards the centre"),
     )
     options = (
-        Option("time_limit", 0, "seconds on each player's clock; 0 = untimed; running out loses", minimum=0),
+        Option("time_limit", 0, "seconds on each player's clock (at most a week); 0 = untimed; "
+               "running out loses", minimum=0, maximum=MAX_TIME_LIMIT),
         Option("repetition_draw", False, "draw when the same position occurs a third time"),
         Option("quiet_move_limit", 0, "draw after this many moves with no marble pushed out; 0 = off",
-               minimum=0),
+               minimum=0, maximum=10_000),
         Option("tournament", False, "tournament preset: 15 min clocks, threefold repetition, "
                                     "draw after 100 quiet moves (explicit options still win)"),
     )

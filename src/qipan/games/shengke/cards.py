@@ -22,8 +22,9 @@ each card has ``id`` (letters, digits, ``-`` or ``_``; used in move notation), `
 
 from __future__ import annotations
 
-import json
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,13 +32,20 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from qipan.core.errors import GameError
+from qipan.core import jsonsafe
+from qipan.core.errors import GameError, brief
 from qipan.games.shengke.elements import ELEMENTS, GLYPHS, RANGES, parse_element
 
 DECK_SIZE = 25
 PER_ELEMENT = 5
 RANGE_SUM = 100
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
+
+MAX_DECK_BYTES = 64 * 1024
+"""The largest deck file read (the built-in deck is about 2 KiB)."""
+
+MAX_PROBLEMS_SHOWN = 8
+"""Problems of an illegal deck named in the error of a game option (``qipan deck check`` lists all)."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +116,7 @@ def deck_problems(data: object) -> list[str]:
         card_id = raw.get("id")
         if "id" in raw:
             if not isinstance(card_id, str) or not _ID.match(card_id):
-                problems.append(f"{where}: id {card_id!r} must be 1-24 letters, digits, '-' or '_'")
+                problems.append(f"{where}: id {brief(card_id, 40)} must be 1-24 letters, digits, '-' or '_'")
             else:
                 where = f"card {number} ({card_id})"
                 key = card_id.lower()
@@ -120,14 +128,14 @@ def deck_problems(data: object) -> list[str]:
             problems.append(f"{where} lacks {', '.join(missing)}")
         unknown = sorted(set(raw) - {"id", "name", "element", "in", "out"})
         if unknown:
-            problems.append(f"{where} has unknown field(s) {', '.join(map(str, unknown))}")
+            problems.append(f"{where} has unknown field(s) {', '.join(brief(str(u), 40) for u in unknown)}")
         if "name" in raw and (not isinstance(raw["name"], str) or not raw["name"].strip()):
             problems.append(f"{where}: name must be a non-empty string")
         if "element" in raw:
             element = parse_element(raw["element"]) if isinstance(raw["element"], str) else None
             if element is None:
                 problems.append(
-                    f"{where}: element {raw['element']!r} is not one of {', '.join(ELEMENTS)} "
+                    f"{where}: element {brief(raw['element'], 40)} is not one of {', '.join(ELEMENTS)} "
                     f"(or {''.join(GLYPHS)})"
                 )
             else:
@@ -137,9 +145,9 @@ def deck_problems(data: object) -> list[str]:
                 continue
             value = raw[field]
             if isinstance(value, bool) or not isinstance(value, int):
-                problems.append(f"{where}: {field} number {value!r} must be a whole number from 1 to 8")
+                problems.append(f"{where}: {field} number {brief(value, 40)} must be a whole number from 1 to 8")
             elif value not in RANGES:
-                problems.append(f"{where}: {field} number {value!r} is outside 1..8")
+                problems.append(f"{where}: {field} number {brief(value, 40)} is outside 1..8")
             else:
                 sums[field] += value
     for element, count in enumerate(counts):
@@ -154,6 +162,9 @@ def deck_problems(data: object) -> list[str]:
 def deck_from_data(data: object) -> Deck:
     """Build a :class:`Deck` from parsed file data; GameError listing every problem if illegal."""
     problems = deck_problems(data)
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        more = len(problems) - MAX_PROBLEMS_SHOWN
+        problems = [*problems[:MAX_PROBLEMS_SHOWN], f"and {more} more ('qipan deck check FILE' lists them)"]
     if problems:
         raise GameError("illegal deck: " + "; ".join(problems))
     assert isinstance(data, Mapping)
@@ -166,36 +177,59 @@ def deck_from_data(data: object) -> Deck:
 
 def parse_deck_text(text: str, toml: bool) -> object:
     """Parse a deck file's text (TOML or JSON); GameError if it is not well-formed."""
+    kind = "TOML" if toml else "JSON"
     try:
-        return tomllib.loads(text) if toml else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        kind = "TOML" if toml else "JSON"
+        return tomllib.loads(text) if toml else jsonsafe.loads(text, max_chars=MAX_DECK_BYTES)
+    except GameError as exc:
         raise GameError(f"the deck file is not valid {kind}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise GameError(f"the deck file is not valid {kind}: {brief(str(exc), 120)[1:-1]}") from None
+    except (ValueError, RecursionError):  # a 5,000-digit number, nesting thousands deep
+        raise GameError(f"the deck file is not valid {kind}: too deep or too large a value") from None
 
 
 def read_deck_data(path: str | Path) -> object:
-    """The parsed content of a deck file (TOML if it ends in .toml, else JSON)."""
-    path = Path(path)
+    """The parsed content of a deck file (TOML if it ends in .toml, else JSON).
+
+    Only a regular file of at most :data:`MAX_DECK_BYTES` is read: a device, pipe or directory
+    (``/dev/zero``, a FIFO nobody writes to) is refused before a byte is read from it."""
+    shown = brief(str(path), 80)
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except ValueError:  # a NUL character in the path
+        raise GameError(f"cannot read deck file {shown}: a file path cannot hold a NUL character") from None
     except OSError as exc:
-        raise GameError(f"cannot read deck file {str(path)!r}: {exc.strerror or exc}") from None
+        raise GameError(f"cannot read deck file {shown}: {exc.strerror or 'not readable'}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise GameError(f"cannot read deck file {shown}: it is not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            data = file.read(MAX_DECK_BYTES + 1)
+    except OSError as exc:
+        raise GameError(f"cannot read deck file {shown}: {exc.strerror or 'not readable'}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_DECK_BYTES:
+        raise GameError(f"cannot read deck file {shown}: it is larger than {MAX_DECK_BYTES // 1024} KiB "
+                        "(a deck file is about 2 KiB)")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise GameError(f"cannot read deck file {str(path)!r}: it is not UTF-8 text (a deck file is "
+        raise GameError(f"cannot read deck file {shown}: it is not UTF-8 text (a deck file is "
                         "TOML or JSON)") from None
     try:
-        return parse_deck_text(text, path.suffix.lower() == ".toml")
+        return parse_deck_text(text, Path(path).suffix.lower() == ".toml")
     except GameError as exc:
-        raise GameError(f"{path}: {exc}") from None
+        raise GameError(f"{shown}: {exc}") from None
 
 
 def load_deck(path: str | Path) -> Deck:
-    """Read and validate a deck file; GameError naming the file and every problem."""
+    """Read and validate a deck file; GameError naming the file and its problems."""
     data = read_deck_data(path)
     try:
         return deck_from_data(data)
     except GameError as exc:
-        raise GameError(f"{path}: {exc}") from None
+        raise GameError(f"{brief(str(path), 80)}: {exc}") from None
 
 
 def default_deck_text() -> str:
