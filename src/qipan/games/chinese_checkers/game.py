@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
 from qipan.core.game import Game
 from qipan.core.options import Option, Variant
+from qipan.core.validate import MAX_COUNT, Reader
 from qipan.games.chinese_checkers.board import (
     CENTRE,
     HEXAGON,
@@ -571,45 +572,34 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         return data
 
     def state_from_json(self, data: Any) -> ChineseCheckersState:
-        if not isinstance(data, dict):
-            raise GameError("a Chinese Checkers state must be a JSON object with rows and to_move")
-        rows = data.get("rows")
-        if (not isinstance(rows, list) or len(rows) != len(ROW_LENGTHS)
-                or not all(isinstance(r, str) for r in rows)):
-            raise GameError("state rows must be a list of 17 strings, rows a..q")
-        for letter, row, length in zip("abcdefghijklmnopq", rows, ROW_LENGTHS, strict=True):
-            if len(row) != length:
-                raise GameError(f"state row {letter} must have {length} holes, not {len(row)}")
+        read = Reader("Chinese Checkers state")
+        data = read.mapping(data, "the state")
+        rows = read.array(read.field(data, "rows"), "rows (a..q)", length=len(ROW_LENGTHS))
         n = self.num_players
         allowed = ".o" if self.capture else "." + "".join(str(p + 1) for p in range(n))
         board: list[int] = []
-        for letter, row in zip("abcdefghijklmnopq", rows, strict=True):
+        for letter, row, length in zip("abcdefghijklmnopq", rows, ROW_LENGTHS, strict=True):
+            if not isinstance(row, str) or len(row) != length:
+                raise read.fail(f"row {letter} must be a string of {length} holes, not {brief(row, 40)}")
             for ch in row:
                 if ch not in allowed:
-                    raise GameError(
-                        f"state row {letter}: bad character {ch!r}; use {', '.join(allowed)}"
-                    )
+                    raise read.fail(f"row {letter}: bad character {brief(ch, 10)}; use {', '.join(allowed)}")
                 board.append(0 if ch == "." else 1 if ch == "o" else int(ch))
-        turn = data.get("to_move")
-        if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n):
-            raise GameError(f"state to_move must be a player 0..{n - 1} or null, not {turn!r}")
+        turn = read.field(data, "to_move")
+        if turn is not None:
+            turn = read.integer(turn, "to_move (a player or null)", 0, n - 1)
         if self.capture:
-            return self._capture_from_json(data, board, turn)
+            return self._capture_from_json(read, data, board, turn)
         for p in range(n):
             count = board.count(p + 1)
             if count != self.config["pieces"]:
-                raise GameError(f"state has {count} pieces of player {p + 1}; each player has "
-                                f"{self.config['pieces']}")
-        finished = data.get("finished", [])
-        if (not isinstance(finished, list) or len(set(finished)) != len(finished)
-                or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n for p in finished)):
-            raise GameError(f"state finished must be a list of distinct players 0..{n - 1}")
-        passes = data.get("passes", 0)
-        if isinstance(passes, bool) or not isinstance(passes, int) or not 0 <= passes <= n:
-            raise GameError(f"state passes must be an integer 0..{n}, not {passes!r}")
-        ply = data.get("ply", 0)
-        if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
-            raise GameError(f"state ply must be a non-negative integer, not {ply!r}")
+                raise read.fail(f"{count} pieces of player {p + 1}; each player has {self.config['pieces']}")
+        finished = [read.integer(p, "a finished player", 0, n - 1)
+                    for p in read.array(data.get("finished", []), "finished", longest=n)]
+        read.distinct(finished, "finished")
+        passes = read.integer(data.get("passes", 0), "passes", 0, n)
+        limit: int = self.config["max_moves"]
+        ply = read.integer(data.get("ply", 0), "ply", 0, limit or MAX_COUNT)
         for p in range(n):
             mark, holes = p + 1, self.target_holes(p)
             if p in finished:
@@ -618,39 +608,36 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
                 ok = (self._holds_half(board, p) if self.config["blocked_target"]
                       else all(board[h] == mark for h in holes))
                 if not ok:
-                    raise GameError(f"state lists {self.player_name(p)} as finished, but "
+                    raise read.fail(f"it lists {self.player_name(p)} as finished, but "
                                     f"{self.player_name(p)} has not filled their target")
             elif self._filled(board, p):
-                raise GameError(f"{self.player_name(p)} has filled their target, so state finished "
+                raise read.fail(f"{self.player_name(p)} has filled their target, so finished "
                                 f"must list player {p}")
         over = self._game_over(tuple(finished), passes, ply)
         if turn is None and not over:
-            raise GameError("state to_move is null but the game is not over")
+            raise read.fail("to_move is null but the game is not over")
         if turn is not None and (over or turn in finished):
-            raise GameError(f"state to_move is {turn}, but that player has finished or the game is over")
+            raise read.fail(f"to_move is {turn}, but that player has finished or the game is over")
         return ChineseCheckersState(tuple(board), turn, tuple(finished), passes, ply=ply)
 
-    def _capture_from_json(self, data: dict[str, Any], board: list[int], turn: int | None) -> ChineseCheckersState:
+    def _capture_from_json(self, read: Reader, data: Mapping[str, Any], board: list[int],
+                           turn: int | None) -> ChineseCheckersState:
         n = self.num_players
         outside = [NAMES[h] for h, v in enumerate(board) if v and not in_hexagon(h)]
         if outside:
-            raise GameError(f"capture-game pieces must be on the central hexagon, not {', '.join(outside)}")
+            raise read.fail(f"capture-game pieces must be on the central hexagon, not {', '.join(outside[:5])}")
         left = NUM_HOLES - board.count(0)
         if not 1 <= left <= 60:
-            raise GameError(f"a capture-game state has 1..60 pieces, not {left}")
-        scores = data.get("scores")
-        if (not isinstance(scores, list) or len(scores) != n
-                or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores)):
-            raise GameError(f"state scores must be a list of {n} captures counts")
+            raise read.fail(f"a capture-game state has 1..60 pieces, not {left}")
+        scores = tuple(read.integer(s, "a capture count", 0, 60)
+                       for s in read.array(read.field(data, "scores"), "scores", length=n))
         if sum(scores) != 60 - left:
-            raise GameError(f"state scores add up to {sum(scores)}, but {60 - left} pieces were captured")
-        quiet = data.get("quiet", 0)
-        if isinstance(quiet, bool) or not isinstance(quiet, int) or not 0 <= quiet <= CAPTURE_STEP_LIMIT:
-            raise GameError(f"state quiet must be an integer 0..{CAPTURE_STEP_LIMIT}, not {quiet!r}")
+            raise read.fail(f"scores add up to {sum(scores)}, but {60 - left} pieces were captured")
+        quiet = read.integer(data.get("quiet", 0), "quiet", 0, CAPTURE_STEP_LIMIT)
         over = left == 1 or quiet >= CAPTURE_STEP_LIMIT
         if (turn is None) != over:
-            raise GameError("state to_move must be null exactly when the game is over")
-        return ChineseCheckersState(tuple(board), turn, (), 0, tuple(scores), quiet)
+            raise read.fail("to_move must be null exactly when the game is over")
+        return ChineseCheckersState(tuple(board), turn, (), 0, scores, quiet)
 
     def view(self, state: ChineseCheckersState, player: int | None) -> dict[str, Any]:
         """Everything is public: the position, the camps, and the progress of each player."""
