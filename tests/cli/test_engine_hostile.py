@@ -174,6 +174,8 @@ def test_error_messages_quote_little_of_the_input(session: EngineSession) -> Non
         ({"cmd": "view", "player": [0]}, "player must be a seat number"),
         ({"cmd": "view", "player": 0.0}, "player must be a seat number"),
         ({"cmd": "ai", "level": 3}, "level must be a name"),
+        ({"cmd": "ai", "level": None}, "level must be a name"),
+        ({"cmd": "new", "game": None}, "game must be a name"),
         ({"cmd": "ai", "level": "grandmaster"}, "abalone has no AI level 'grandmaster'"),
         ({"cmd": "ai", "level": "random", "time": "1"}, "time must be a number of seconds"),
         ({"cmd": "ai", "level": "random", "time": 601}, "time must be a number of seconds"),

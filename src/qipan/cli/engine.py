@@ -94,11 +94,8 @@ def _error(message: str) -> Answer:
     return {"ok": False, "error": message}
 
 
-def _name(request: Answer, field: str, default: str | None = None) -> str | None:
-    """A short name field (game, variant, level): a string of at most MAX_NAME_CHARS, or the default."""
-    value = request.get(field, default)
-    if value is None:
-        return None
+def _name(value: object, field: str) -> str:
+    """A short name field (game, variant, level): a string of at most MAX_NAME_CHARS."""
     if not isinstance(value, str) or len(value) > MAX_NAME_CHARS:
         raise GameError(f"{field} must be a name of at most {MAX_NAME_CHARS} characters, not {brief(value, 40)}")
     return value
@@ -190,7 +187,10 @@ class EngineSession:
     # -- commands --------------------------------------------------------------------------------
 
     def new(self, request: Answer) -> Answer:
-        game_name = _name(request, "game", "")
+        game_name = _name(request.get("game", ""), "game")
+        variant = request.get("variant")
+        if variant is not None:
+            variant = _name(variant, "variant")
         options = request.get("options", {})
         if options is None:
             options = {}
@@ -204,8 +204,7 @@ class EngineSession:
         chance = request.get("chance", "auto")
         if chance not in ("auto", "manual"):
             raise GameError(f'chance must be "auto" or "manual", not {brief(chance, 40)}')
-        assert game_name is not None
-        game = load(game_name, _name(request, "variant"), options)
+        game = load(game_name, variant, options)
         match = Match(game, seed=seed, chance=chance)
         self.match = match
         self.agents.clear()
@@ -271,8 +270,7 @@ class EngineSession:
 
     def ai(self, request: Answer) -> Answer:
         match = self._match()
-        level = _name(request, "level", "easy")
-        assert level is not None
+        level = _name(request.get("level", "easy"), "level")
         seconds = request.get("time")
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)
                                     or not 0 < seconds <= MAX_THINKING):
