@@ -7,36 +7,104 @@ from typing import Annotated
 
 import typer
 
+from qipan.server.limits import Limits, Rate
+
+DEFAULTS = Limits()
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _rate(text: str) -> str:
+    """Check a ``COUNT/SECONDS`` or ``off`` option while typer parses it."""
+    try:
+        Rate.parse(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return text
+
+
+def _rate_option(what: str) -> typer.models.OptionInfo:
+    info: typer.models.OptionInfo = typer.Option(
+        help=f"{what}: COUNT/SECONDS (a burst of COUNT, refilled at COUNT per SECONDS), or off.", callback=_rate)
+    return info
+
 
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(help="TCP port to listen on.", min=1, max=65535)] = 8000,
     db: Annotated[
         str | None,
         typer.Option(help="Database: a SQLite file path, sqlite:///FILE, or postgresql://user:pass@host/db. "
                           "Default: qipan.db in your user data directory."),
     ] = None,
-    ai_delay: Annotated[float, typer.Option(help="Seconds an AI seat waits before moving.")] = 0.4,
-    ai_workers: Annotated[int, typer.Option(help="Worker processes in which AI seats think.", min=1)] = 2,
+    ai_delay: Annotated[float, typer.Option(help="Seconds an AI seat waits before moving.", min=0, max=60)] = 0.4,
+    ai_workers: Annotated[int, typer.Option(help="Worker processes in which AI seats think.", min=1, max=64)] = 2,
     sqlite_sync: Annotated[
         str,
         typer.Option(help="SQLite commits: normal (safe when the server is killed) or full (fsync every "
                           "commit: safe on power loss too, slower)."),
     ] = "normal",
-    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    log_level: Annotated[str, typer.Option(help=f"uvicorn log level: {', '.join(LOG_LEVELS)}.")] = "info",
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(help="A web origin (https://example.org) besides the server's own that may create games "
+                          "and open WebSockets; repeat for several."),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(help="Behind a reverse proxy: its addresses (comma-separated), whose X-Forwarded-For "
+                          "then names the client for limits and logs. Default: trust no proxy."),
+    ] = None,
+    max_body: Annotated[int, typer.Option(help="Longest request body in bytes.", min=256, max=64 * 2**20)]
+    = DEFAULTS.max_body,
+    max_head: Annotated[int, typer.Option(help="Longest request head (request line and headers) in bytes.",
+                                          min=1024, max=2**20)] = 16_384,
+    head_timeout: Annotated[float, typer.Option(help="Seconds a client may take to send a request head.",
+                                                min=0.1, max=3600)] = 10.0,
+    body_timeout: Annotated[float, typer.Option(help="Seconds a client may take to send a request body.",
+                                                min=0.1, max=3600)] = DEFAULTS.body_timeout,
+    keep_alive: Annotated[int, typer.Option(help="Seconds an idle HTTP connection is kept open.", min=1,
+                                            max=3600)] = 5,
+    create_limit: Annotated[str, _rate_option("Games created per client")] = str(DEFAULTS.create_rate),
+    join_limit: Annotated[str, _rate_option("WebSockets opened and seats claimed per client")]
+    = str(DEFAULTS.join_rate),
+    message_limit: Annotated[str, _rate_option("WebSocket messages per client")] = str(DEFAULTS.message_rate),
+    client_connections: Annotated[
+        int, typer.Option(help="Open WebSockets plus requests in progress per client (0: no cap).", min=0,
+                          max=1_000_000)] = DEFAULTS.client_connections,
+    max_connections: Annotated[
+        int, typer.Option(help="Open WebSockets plus requests in progress in all (0: no cap).", min=0,
+                          max=1_000_000)] = DEFAULTS.total_connections,
 ) -> None:
     """Serve the web client, the API and live games; open the printed URL in a browser."""
     import uvicorn
 
     from qipan.server.app import _safe_url, create_app
+    from qipan.server.edge import redact_logs
     from qipan.server.store import normalise_url
+    from qipan.server.transport import timed_protocol
 
     if sqlite_sync not in ("normal", "full"):
         raise typer.BadParameter("--sqlite-sync must be normal or full")
+    if log_level.lower() not in LOG_LEVELS:
+        raise typer.BadParameter(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
+    limits = Limits(
+        max_body=max_body, body_timeout=body_timeout, create_rate=Rate.parse(create_limit),
+        join_rate=Rate.parse(join_limit), message_rate=Rate.parse(message_limit),
+        client_connections=client_connections, total_connections=max_connections,
+    )
     url = normalise_url(db)
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     %(message)s")
-    app = create_app(url, ai_delay=ai_delay, ai_workers=ai_workers, sqlite_sync=sqlite_sync)
+    level = log_level.lower()
+    logging.basicConfig(level=logging.getLevelName(level.upper()) if level != "trace" else 5,
+                        format="%(levelname)s:     %(message)s")
+    app = create_app(url, ai_delay=ai_delay, ai_workers=ai_workers, sqlite_sync=sqlite_sync, limits=limits,
+                     allow_origins=allow_origin or ())
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"qipan: open http://{shown}:{port}/ in your browser (database: {_safe_url(url)})")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536, ws_ping_interval=20,
-                ws_ping_timeout=20)
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level=level, http=timed_protocol(head_timeout),
+        h11_max_incomplete_event_size=max_head, timeout_keep_alive=keep_alive,
+        proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips,
+        ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
+    )
+    redact_logs()  # uvicorn.Config has set its loggers up; the filters go on them and their handlers
+    uvicorn.Server(config).run()

@@ -28,7 +28,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -97,7 +97,8 @@ class Edge:
             await refuse(scope, receive, send, 431, f"too many headers (at most {self.guard.limits.max_headers})")
             return
         method = scope.get("method", "GET")
-        if (websocket or method not in SAFE_METHODS) and not self.origin_allowed(scope):
+        changing = method in CHANGING_METHODS
+        if (websocket or changing) and not self.origin_allowed(scope):
             await refuse(scope, receive, send, 403, "requests from other web sites are refused (Origin)")
             return
         if websocket:
@@ -108,8 +109,13 @@ class Edge:
                 return
             await self.app(scope, receive, self._with_headers(scope, send))
             return
-        if method not in SAFE_METHODS or _header(scope, b"content-length") or _header(scope, b"transfer-encoding"):
-            body = await self._read_body(scope, receive, send, needs_json=method not in SAFE_METHODS)
+        length = _header(scope, b"content-length")
+        has_body = (length is not None and length.strip() != "0") or _header(scope, b"transfer-encoding") is not None
+        typed = _header(scope, b"content-type") is not None
+        if has_body or typed:
+            # What a request that changes state sends must be JSON (an empty, untyped body is
+            # left to the route: 400 where one is required, 405 where the method is not served).
+            body = await self._read_body(scope, receive, send, needs_json=changing)
             if body is None:
                 return
             receive = _replay(body, receive)

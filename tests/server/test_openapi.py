@@ -1,0 +1,85 @@
+"""The OpenAPI schema tells the truth: request bodies, answers and every status code, checked by
+schemathesis against the app in this process (no 5xx, no answer the schema does not describe)."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, settings
+from schemathesis.config import SchemathesisConfig
+from schemathesis.python import asgi
+
+from qipan.server import create_app
+from qipan.server.limits import Limits
+
+CASES_PER_OPERATION = 40
+cases: list[str] = []
+
+
+def fuzzed_app() -> Any:
+    db = Path(tempfile.mkdtemp(prefix="qipan-openapi-")) / "qipan.db"
+    # Rates off: the fuzzer should reach the routes; 429 itself is tested in test_edge.py.
+    limits = Limits(create_rate=None, join_rate=None, message_rate=None)
+    return create_app(str(db), ai_delay=0.0, ai_processes=False, limits=limits)
+
+
+# Whether a configuration is valid depends on the game (its variants, options and their ranges,
+# its player count), which no JSON schema can say: a schema-valid request may be answered 400.
+CONFIG = SchemathesisConfig.from_dict({"checks": {"positive_data_acceptance": {
+    "expected-statuses": ["2xx", "400", "403", "404", "409"]}}})
+schema = schemathesis.openapi.from_asgi("/api/openapi.json", fuzzed_app(), config=CONFIG)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def stop_the_fuzzed_app() -> Iterator[None]:
+    yield
+    asgi.shutdown_lifespans()  # schemathesis started the app's lifespan; this stops its hub
+    print(f"\nschemathesis: {len(cases)} cases")
+
+
+@schema.parametrize()
+@settings(max_examples=CASES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_operation_answers_as_documented(case: Any) -> None:
+    cases.append(f"{case.method} {case.path}")
+    case.call_and_validate()
+
+
+# -- the schema itself ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def openapi(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    db: Path = tmp_path_factory.mktemp("schema") / "qipan.db"
+    with TestClient(create_app(str(db), ai_processes=False)) as client:
+        document: dict[str, Any] = client.get("/api/openapi.json").json()
+    return document
+
+
+def test_every_post_declares_its_json_body_and_no_route_documents_422(openapi: dict[str, Any]) -> None:
+    for path, operations in openapi["paths"].items():
+        for method, operation in operations.items():
+            assert "422" not in operation["responses"], f"{method} {path}"
+            if method == "post":
+                body = operation["requestBody"]
+                assert body["required"] is True
+                assert list(body["content"]) == ["application/json"]
+                assert {"400", "403", "413", "415", "429"} <= set(operation["responses"]), f"{method} {path}"
+
+
+def test_answers_and_errors_have_schemas(openapi: dict[str, Any]) -> None:
+    create = openapi["paths"]["/api/games"]["post"]
+    assert create["responses"]["201"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Created"}
+    assert create["responses"]["400"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Error"}
+    record = openapi["paths"]["/api/games/{game_id}/record"]["get"]
+    assert {"200", "404", "409"} <= set(record["responses"])
+    request = openapi["components"]["schemas"]["CreateGame"]
+    assert request["additionalProperties"] is False
+    assert request["properties"]["game"]["maxLength"] == 40
