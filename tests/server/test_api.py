@@ -25,7 +25,7 @@ def test_meta_lists_every_game_with_options_and_levels(client: TestClient) -> No
     assert [v["name"] for v in abalone["variants"]] == ["standard", "belgian-daisy", "german-daisy"]
     limit = next(o for o in abalone["options"] if o["name"] == "time_limit")
     assert limit == {"name": "time_limit", "type": "int", "default": 0, "help": limit["help"],
-                     "choices": None, "minimum": 0, "maximum": None, "local_file": False}
+                     "choices": None, "minimum": 0, "maximum": 604800, "local_file": False}
     assert abalone["levels"][:2] == ["random", "easy"]
     for game in meta["games"]:
         players = game["players"]
