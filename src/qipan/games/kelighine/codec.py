@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
+from qipan.core.validate import MAX_COUNT, Reader
 from qipan.games.kelighine import board
 from qipan.games.kelighine.board import STARTS, J, name, tier
 from qipan.games.kelighine.state import (
     ACT,
     CAUSES,
+    DIRECT,
     ONES,
+    ONES_FOUR,
+    ONES_REROLL,
+    ONES_TWO,
     OVER,
     PHASES,
     PUSH,
@@ -26,30 +31,34 @@ from qipan.games.kelighine.state import (
 if TYPE_CHECKING:
     from qipan.games.kelighine.game import Kelighine
 
-_EVENT_SIZES = {"roll": 4, "ones": 3, "enter": 3, "move": 5, "promote": 5, "lap": 4, "push": 9,
-                "pass": 2, "win": 2}
+_READ = Reader("kelighine state")
+_bad = _READ.fail
 
+MAX_EVENTS = 100
+"""The longest turn log accepted (a real turn logs at most a few dozen events)."""
 
-def _bad(what: str) -> GameError:
-    return GameError(f"bad kelighine state: {what}")
+# The fields of each log event after its kind (see log.py): what each one may hold.
+_EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "roll": ("player", "die", "second die"), "ones": ("player", "choice"), "enter": ("player", "start"),
+    "move": ("player", "field cell", "cell", "steps"), "promote": ("player", "field cell", "upper cell", "flag"),
+    "lap": ("player", "field cell", "tier"), "pass": ("player",), "win": ("player",),
+    "push": ("player", "field cell", "cell", "cause", "rule", "cell or none", "flag", "player or none"),
+}
 
 
 def _int(data: Mapping[str, Any], key: str, low: int, high: int) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _bad(f"{key} must be an integer {low}..{high}, not {value!r}")
-    return value
+    return _READ.integer(data.get(key), key, low, high)
 
 
 def _cell(value: Any, what: str, allow_none: bool = False) -> int:
     if value is None and allow_none:
         return -1
-    if not isinstance(value, str):
-        raise _bad(f"{what} must be a cell name, not {value!r}")
+    if not isinstance(value, str) or len(value) > 8:
+        raise _bad(f"{what} must be a cell name, not {brief(value, 40)}")
     try:
         return board.cell(value)
-    except GameError as exc:
-        raise _bad(f"{what}: {exc}") from None
+    except GameError:
+        raise _bad(f"{what}: {brief(value, 20)} is not a cell (A1..A16, B1..B8, C1..C8, D E F G, I L H K, J)") from None
 
 
 def _piece(data: Any, what: str) -> Piece:
@@ -73,20 +82,37 @@ def _piece(data: Any, what: str) -> Piece:
     return piece
 
 
-def _events(data: Any, what: str) -> tuple[tuple[object, ...], ...]:
-    if not isinstance(data, list):
-        raise _bad(f"{what} must be a list of events")
+def _events(game: Kelighine, data: Any, what: str, player: int) -> tuple[tuple[object, ...], ...]:
+    """A turn log whose events all belong to the turn of ``player`` (a push may move anyone's piece)."""
     events = []
-    for event in data:
+    for event in _READ.array(data, what, longest=MAX_EVENTS):
+        fields = _EVENT_FIELDS.get(event[0]) if isinstance(event, list) and event and isinstance(
+            event[0], str) else None
         if (
-            not isinstance(event, list) or not event or not isinstance(event[0], str)
-            or event[0] not in _EVENT_SIZES
-            or len(event) != _EVENT_SIZES[event[0]]
-            or not all(isinstance(x, int) and not isinstance(x, bool) and -64 <= x <= 128 for x in event[1:])
+            fields is None or len(event) != len(fields) + 1
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x in _values(game, f)
+                       for f, x in zip(fields, event[1:], strict=False))
         ):
-            raise _bad(f"{what} holds a malformed event {event!r}")
+            raise _bad(f"{what} holds a malformed event {brief(event, 60)}")
+        owner = event[8] if event[0] == "push" else event[1]
+        if owner not in (player, -1):
+            raise _bad(f"{what} holds an event of player {owner + 1}, not of player {player + 1} whose turn it was")
+        if event[0] == "push" and (event[6] < 0 if event[4] != DIRECT else event[8] < 0):
+            raise _bad(f"{what} holds a push without its cause (the last piece's cell or the pusher)")
         events.append(tuple(event))
     return tuple(events)
+
+
+def _values(game: Kelighine, kind: str) -> Sequence[int]:
+    """The values an event field of ``kind`` may hold in ``game``."""
+    n, top = game.num_players, game.die if game.version == 1 else 4
+    return {
+        "player": range(n), "player or none": range(-1, n), "die": range(1, top + 1),
+        "second die": range(0, 1) if game.version == 1 else range(1, 5), "choice": (ONES_FOUR, ONES_REROLL, ONES_TWO),
+        "start": STARTS, "field cell": range(J), "cell": range(J + 1), "cell or none": range(-1, J + 1),
+        "upper cell": range(16, J + 1), "steps": (*range(-top, 0), *range(1, top + 1)), "flag": range(2),
+        "tier": range(1, 4), "cause": range(len(CAUSES)), "rule": range(len(RULES)),
+    }[kind]
 
 
 def decode_state(game: Kelighine, data: Any) -> State:
@@ -95,20 +121,18 @@ def decode_state(game: Kelighine, data: Any) -> State:
         raise _bad("expected a JSON object")
     n = game.num_players
     turn = _int(data, "turn", 0, n - 1)
-    phase_name = data.get("phase")
-    if phase_name not in PHASES:
-        raise _bad(f"phase must be one of {', '.join(PHASES)}, not {phase_name!r}")
-    phase = PHASES.index(phase_name)
+    phase = _READ.choice(data.get("phase"), "phase", PHASES)
     dice_max = game.die if game.version == 1 else 4
     rolled, dice = data.get("rolled"), data.get("dice")
-    for key, values in (("rolled", rolled), ("dice", dice)):
-        if not isinstance(values, list) or len(values) > 4 or not all(
+    for key, values, most in (("rolled", rolled, 2), ("dice", dice, 4)):
+        most = 1 if game.version == 1 else most
+        if not isinstance(values, list) or len(values) > most or not all(
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= dice_max for v in values
         ):
-            raise _bad(f"{key} must be a list of at most 4 die values 1..{dice_max}")
-    one_die = data.get("one_die")
-    if not isinstance(one_die, bool):
-        raise _bad("one_die must be true or false")
+            raise _bad(f"{key} must list at most {most} die value(s) 1..{dice_max}")
+    if phase == ROLL and rolled:
+        raise _bad("the dice are not rolled yet in the roll phase: rolled must be empty")
+    one_die = _READ.flag(data.get("one_die"), "one_die")
     raw_pieces = data.get("pieces")
     if not isinstance(raw_pieces, list) or len(raw_pieces) != n:
         raise _bad(f"pieces must list the pieces of each of the {n} players")
@@ -139,8 +163,8 @@ def decode_state(game: Kelighine, data: Any) -> State:
         owner = _int(pend_data, "owner", 0, n - 1)
         cause, rule = pend_data.get("cause"), pend_data.get("rule")
         options = pend_data.get("options")
-        if cause not in CAUSES or rule not in RULES or not isinstance(options, list) or len(options) < 2:
-            raise _bad("pending needs a cause, a rule and at least two options")
+        if cause not in CAUSES or rule not in RULES or not isinstance(options, list) or not 2 <= len(options) <= 4:
+            raise _bad("pending needs a cause, a rule and two to four options")
         opts = tuple(_cell(o, "pending option") for o in options)
         if any(o in seen for o in opts):
             raise _bad("a pending push option is occupied")
@@ -158,6 +182,10 @@ def decode_state(game: Kelighine, data: Any) -> State:
         raise _bad("after is only set while a push is pending (the mover waiting for its indirect push)")
     if after >= 0 and after not in seen:
         raise _bad(f"after names the empty cell {name(after)}; it must be the cell of the piece that moved")
+    number = _int(data, "number", 1, MAX_COUNT)
+    prev_log = _events(game, data.get("prev_log"), "prev_log", (turn - 1) % n)
+    if number == 1 and prev_log:
+        raise _bad("prev_log must be empty in the first turn")
     winner_raw = data.get("winner")
     winner = -1 if winner_raw is None else _int(data, "winner", 0, n - 1)
     if (phase == OVER) != (winner >= 0):
@@ -174,9 +202,9 @@ def decode_state(game: Kelighine, data: Any) -> State:
         _cell(data.get("moved"), "moved", allow_none=True),
         pending,
         after,
-        _events(data.get("log"), "log"),
-        _events(data.get("prev_log"), "prev_log"),
-        _int(data, "number", 1, 10**9),
+        _events(game, data.get("log"), "log", turn),
+        prev_log,
+        number,
         winner,
     )
 
@@ -210,8 +238,6 @@ def _check_turn(game: Kelighine, phase: int, rolled: Any, dice: Any, one_die: bo
             raise _bad("the double-1 choice follows a roll of 1,1")
     if phase == ACT and not dice:
         raise _bad("the act phase needs unused dice")
-    if game.version == 1 and len(dice) > 1:
-        raise _bad("version 1 rolls one die")
     if len(dice) > 2 and set(dice) != {1}:
         raise _bad("more than two unused dice only after a double 1 taken as four 1s")
 
