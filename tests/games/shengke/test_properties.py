@@ -176,7 +176,7 @@ def test_bad_state_json_is_rejected_with_reasons() -> None:
     game = new_game()
     data = game.state_to_json(build(game, hands=(["wood1"], [])))
     for mutate, reason in [
-        (lambda d: d.update(phase="dance"), "phase 'dance'"),
+        (lambda d: d.update(phase="dance"), "phase must be one of coin, shuffle, roll, pick, place, over, not 'dance'"),
         (lambda d: d["players"][0]["hand"].append("wood2"), "exactly one place"),
         (lambda d: d["players"][0]["decks"]["fire"].append("wood1"), "another element"),
         (lambda d: d["field"].update(z9={"owner": 0, "id": "wood1"}), "not a cell"),

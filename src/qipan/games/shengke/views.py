@@ -12,7 +12,8 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from qipan.core.errors import GameError
+from qipan.core.errors import brief
+from qipan.core.validate import Reader
 from qipan.games.shengke.cards import DECK_SIZE, PER_ELEMENT
 from qipan.games.shengke.elements import ANY, DICE, ELEMENTS, SIZE, cell_name, parse_cell
 from qipan.games.shengke.state import (
@@ -95,34 +96,40 @@ def state_to_json(game: ShengKe, state: State) -> dict[str, Any]:
     }
 
 
-class _Reader:
+_KINDS = {str: "a string", int: "an integer", list: "a list", dict: "a JSON object", bool: "true or false"}
+
+MAX_EVENTS = 100
+"""The most resolution events a state may list (one turn's two cards cause a dozen at most)."""
+
+
+class _Reader(Reader):
     """Checked access to JSON data; every failure is a GameError naming the field."""
 
     def __init__(self, game: ShengKe, what: str):
+        super().__init__(f"Sheng-Ke {what}")
         self.game = game
-        self.what = what
         self.ids = game.card_ids
 
-    def fail(self, message: str) -> GameError:
-        return GameError(f"bad Sheng-Ke {self.what}: {message}")
-
-    def get(self, data: Any, key: str, kind: type | tuple[type, ...]) -> Any:
+    def get(self, data: Any, key: str, kind: type, longest: int = 25) -> Any:
+        """Field ``key`` of the object ``data``, of type ``kind`` (a list: at most ``longest`` items)."""
         if type(data) is not dict or key not in data:  # JSON objects are dicts (and this is fast)
             raise self.fail(f"missing field {key!r}")
         value = data[key]
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            raise self.fail(f"field {key!r} has the wrong type ({type(value).__name__})")
+            raise self.fail(f"field {key!r} must be {_KINDS[kind]}, not {brief(value, 40)}")
+        if kind is list:
+            self.array(value, key, longest=longest)
         return value
 
     def card(self, player: int, card_id: object) -> int:
         index = self.ids[player].get(card_id) if isinstance(card_id, str) else None
         if index is None:
-            raise self.fail(f"{PLAYER_NAMES[player]}'s deck has no card {card_id!r}")
+            raise self.fail(f"{PLAYER_NAMES[player]}'s deck has no card {brief(card_id, 40)}")
         return index
 
     def cards(self, player: int, items: object) -> tuple[int, ...]:
-        if not isinstance(items, list):
-            raise self.fail("a card list must be a JSON array of card ids")
+        if not isinstance(items, list) or len(items) > DECK_SIZE:
+            raise self.fail(f"a card list must be a JSON array of at most {DECK_SIZE} card ids")
         return tuple(self.card(player, i) for i in items)
 
     def card_dicts(self, player: int, data: Any, key: str) -> tuple[int, ...]:
@@ -134,16 +141,11 @@ class _Reader:
 
     def key(self, data: Any, field: str) -> int:
         entry = self.get(data, field, dict)
-        owner: int = self.get(entry, "owner", int)
-        if owner not in (0, 1):
-            raise self.fail(f"card owner must be 0 or 1, not {owner!r}")
+        owner = self.integer(self.get(entry, "owner", int), "card owner", 0, 1)
         return owner * DECK_SIZE + self.card(owner, entry.get("id"))
 
     def event(self, data: Any) -> Event:
-        kind_name = self.get(data, "kind", str)
-        if kind_name not in EVENT_KINDS:
-            raise self.fail(f"event kind {kind_name!r} is not one of {', '.join(EVENT_KINDS)}")
-        kind = EVENT_KINDS.index(kind_name)
+        kind = self.choice(self.get(data, "kind", str), "event kind", EVENT_KINDS)
         extra = EMPTY
         if kind == RECYCLES:
             extra = EMPTY if data.get("recycled") is None else self.key(data, "recycled")
@@ -153,45 +155,41 @@ class _Reader:
                 self.cell(self.get(data, "other_cell", str)), self.key(data, "other"), extra)
 
     def element(self, name: object) -> int:
-        if name not in ELEMENTS:
-            raise self.fail(f"{name!r} is not an element ({', '.join(ELEMENTS)})")
-        return ELEMENTS.index(str(name))
+        return self.choice(name, "an element", ELEMENTS)
 
     def cell(self, name: object) -> int:
-        cell = parse_cell(name) if isinstance(name, str) else None
+        cell = parse_cell(name) if isinstance(name, str) and len(name) < 10 else None
         if cell is None:
-            raise self.fail(f"{name!r} is not a cell a1..e5")
+            raise self.fail(f"{brief(name, 40)} is not a cell a1..e5")
         return cell
 
     def common(self, data: Any) -> dict[str, Any]:
         """The public part shared by states and views."""
-        phase_name = self.get(data, "phase", str)
-        if phase_name not in PHASES:
-            raise self.fail(f"phase {phase_name!r} is not one of {', '.join(PHASES)}")
+        phase = self.choice(self.get(data, "phase", str), "phase", PHASES)
         first = data.get("first") if type(data) is dict else None
         if first not in (None, 0, 1) or isinstance(first, bool):
             raise self.fail("first must be 0, 1 or null")
-        turn = self.get(data, "turn", int)
-        dice = self.get(data, "dice", list)
+        turn = self.integer(self.get(data, "turn", int), "turn", 0, self.game.config["turns"])
+        dice = self.get(data, "dice", list, longest=2)
         if not all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in dice):
             raise self.fail("dice must be faces 1..6")
         field_data = self.get(data, "field", dict)
         field = [EMPTY] * CELLS
-        for name, entry in field_data.items():
-            owner = self.get(entry, "owner", int)
-            if owner not in (0, 1):
-                raise self.fail(f"owner of the card at {name} must be 0 or 1")
-            field[self.cell(name)] = owner * DECK_SIZE + self.card(owner, self.get(entry, "id", str))
+        for name in field_data:
+            cell = self.cell(name)
+            if field[cell] != EMPTY:
+                raise self.fail(f"the field names {cell_name(cell)} twice")
+            field[cell] = self.key(field_data, name)
         return {
-            "phase": PHASES.index(phase_name),
+            "phase": phase,
             "first": EMPTY if first is None else first,
             "turn": turn,
             "dice": tuple(sorted(dice)),
-            "picks": tuple(self.element(e) for e in self.get(data, "picks", list)),
-            "todo": tuple(sorted(self.element(e) for e in self.get(data, "todo", list))),
-            "placed": tuple(self.cell(c) for c in self.get(data, "placed", list)),
+            "picks": tuple(self.element(e) for e in self.get(data, "picks", list, longest=2)),
+            "todo": tuple(sorted(self.element(e) for e in self.get(data, "todo", list, longest=2))),
+            "placed": tuple(self.cell(c) for c in self.get(data, "placed", list, longest=2)),
             "field": tuple(field),
-            "events": tuple(self.event(e) for e in self.get(data, "events", list)),
+            "events": tuple(self.event(e) for e in self.get(data, "events", list, longest=MAX_EVENTS)),
         }
 
 
@@ -206,10 +204,12 @@ def state_from_json(game: ShengKe, data: Any) -> State:
     for p, entry in enumerate(players):
         hands.append(tuple(sorted(reader.cards(p, reader.get(entry, "hand", list)))))
         shown.append(tuple(sorted(reader.cards(p, reader.get(entry, "shown", list)))))
+        reader.distinct(shown[-1], f"{PLAYER_NAMES[p]}'s shown cards")
         deck_data = reader.get(entry, "decks", dict)
         known_data = reader.get(entry, "known", dict)
         decks.append(tuple(reader.cards(p, reader.get(deck_data, e, list)) for e in ELEMENTS))
-        known.append(tuple(reader.get(known_data, e, int) for e in ELEMENTS))
+        known.append(tuple(reader.integer(reader.get(known_data, e, int), "known", 0, PER_ELEMENT)
+                           for e in ELEMENTS))
         discards.append(reader.cards(p, reader.get(entry, "discard", list)))
     state = State(hands=(hands[0], hands[1]), shown=(shown[0], shown[1]), decks=(decks[0], decks[1]),
                   known=(known[0], known[1]), discards=(discards[0], discards[1]), **common)
