@@ -1,7 +1,7 @@
 """Alpha-beta's speed-ups keep its values exact: the same minimax value as a plain search.
 
-The agent orders moves, keeps a transposition table across searches, remembers evaluations and
-move lists within a search, and tries table and killer moves before generating the rest; none of
+The agent orders moves, keeps a bounded transposition table, evaluations and move lists within a
+search, and tries table and killer moves before generating the rest; none of
 that may change the value of a fixed-depth search.
 """
 
@@ -110,5 +110,22 @@ def test_search_keeps_no_per_search_caches_afterwards() -> None:
     game = qipan.load("abalone")
     agent = AlphaBetaAgent(evaluate, depth=3, order=order)
     agent.search(game, game.initial_state(), random.Random(0))
-    assert agent.table  # the transposition table is kept for the next move
-    assert not agent._evaluations and not agent._moves
+    # An agent between moves holds nothing that grows with the searches it made (a server worker
+    # keeps hundreds of idle agents).
+    assert not agent.table and not agent.history and not agent._evaluations and not agent._moves
+
+
+@pytest.mark.parametrize("size", [1, 40])
+def test_a_full_table_keeps_the_values_exact_and_never_grows_past_its_size(size: int) -> None:
+    game = qipan.load("abalone")
+    state = position(game, *SMALL, "black")
+    sizes: list[int] = []
+
+    def watched(game: Game[Any, Any], state: Any, player: int) -> float:
+        sizes.append(len(agent.table))
+        return evaluate(game, state, player)
+
+    agent = AlphaBetaAgent(watched, depth=3, order=order, table_size=size)
+    _move, value = agent.search(game, state, random.Random(0))
+    assert value == minimax(game, state, 3, 0)
+    assert max(sizes) == size  # filled, never past it

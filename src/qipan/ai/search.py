@@ -44,7 +44,8 @@ KeyFunction = Callable[[Any], Hashable]
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _MAX_PLY = 200  # safety net for games where one player may decide many times in a row
 _EPS = 1e-6  # null-window width: evaluations are expected to differ by more than this
-_MOVE_CACHE = 100_000  # states whose ordered moves one search keeps (about 50 MB for Abalone)
+_MOVE_CACHE = 50_000  # states whose ordered moves one search keeps (about 25 MB for Abalone)
+_EVALUATION_CACHE = 200_000  # leaf evaluations one search keeps
 
 
 @dataclass
@@ -112,8 +113,11 @@ class AlphaBetaAgent(_StateSearchAgent):
     keys are ``key(state)`` (default: the state itself, compared in full on a hash match; a bare
     ``hash(state)`` can collide, e.g. Python hashes ints modulo 2**61 - 1, so bitboards whose
     marbles sit 61 bits apart hash alike). A custom key must tell apart states with different
-    moves: the table's move is tried before the moves are listed. One search also remembers
-    each state's evaluation and statically ordered moves. A game whose ``is_legal`` is much
+    moves: the table's move is tried before the moves are listed. The table lives for one search
+    and holds at most ``table_size`` entries (then only the entries it has are updated), so an
+    agent between moves holds nothing that grows; keeping it for the next move made Abalone's
+    hard level no faster. One search also remembers (boundedly) each state's evaluation and
+    statically ordered moves. A game whose ``is_legal`` is much
     cheaper than listing the moves can say so with a true class attribute ``quick_legality``:
     the killer moves are then tried before the other moves are even generated.
     """
@@ -127,7 +131,7 @@ class AlphaBetaAgent(_StateSearchAgent):
         order: Ordering | None = None,
         key: KeyFunction | None = None,
         name: str = "alphabeta",
-        table_size: int = 500_000,
+        table_size: int = 100_000,
         chance_samples: int = 6,
         pvs: bool = False,
         repetition_penalty: float = 0.0,
@@ -177,11 +181,7 @@ class AlphaBetaAgent(_StateSearchAgent):
         self._quick_legality = bool(getattr(game, "quick_legality", False))
         if self.repetition_penalty:
             self.seen.add(self.position_key(state))
-        if len(self.table) > self.table_size:
-            self.table.clear()
-        self.history.clear()
-        self._evaluations.clear()
-        self._moves.clear()
+        self._forget()
         self.killers = [[None, None] for _ in range(self.depth + 2)]
         actions = list(game.legal_actions(state))
         rng.shuffle(actions)  # random tie-breaks between equally good moves
@@ -204,9 +204,15 @@ class AlphaBetaAgent(_StateSearchAgent):
             if abs(value) > WIN / 2:
                 break  # a forced result: deeper search cannot change it
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, value)
-        self._evaluations.clear()  # tens of megabytes after a deep search
-        self._moves.clear()
+        self._forget()  # tens of megabytes after a deep search
         return best, value
+
+    def _forget(self) -> None:
+        """Empty what one search builds up (the table, evaluations, ordered moves, history)."""
+        self.table.clear()
+        self.history.clear()
+        self._evaluations.clear()
+        self._moves.clear()
 
     def _root_search(self, state: Any, actions: list[Any], depth: int) -> tuple[Any, float]:
         game = self._game
@@ -240,7 +246,9 @@ class AlphaBetaAgent(_StateSearchAgent):
         if depth <= 0:
             value = self._evaluations.get(key)
             if value is None:
-                value = self._evaluations[key] = self.evaluate(game, state, self._root)
+                value = self.evaluate(game, state, self._root)
+                if len(self._evaluations) < _EVALUATION_CACHE:
+                    self._evaluations[key] = value
             return value
 
         entry = self.table.get(key)
@@ -297,7 +305,9 @@ class AlphaBetaAgent(_StateSearchAgent):
                             self._cutoff(action, depth, ply)
                             break
         flag = _UPPER if value <= alpha0 else _LOWER if value >= beta0 else _EXACT
-        self.table[key] = (depth, _to_table(value, ply), flag, best_move)
+        table = self.table
+        if entry is not None or len(table) < self.table_size:
+            table[key] = (depth, _to_table(value, ply), flag, best_move)
         return value
 
     def _chance(self, state: Any, depth: int, ply: int) -> float:
