@@ -37,11 +37,16 @@ def free_port() -> int:
         return port
 
 
+UNLIMITED = ["--create-limit", "off", "--join-limit", "off", "--message-limit", "off", "--client-connections", "0",
+             "--max-connections", "0"]
+"""Every client of this benchmark is 127.0.0.1: the per-client limits would stop it, not measure it."""
+
+
 def start_server(db: str, port: int, log: Path, sync: str) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "qipan.server", "--port", str(port), "--db", db, "--log-level", "warning",
-             "--sqlite-sync", sync],
+             "--sqlite-sync", sync, *UNLIMITED],
             stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     deadline = time.monotonic() + 60
