@@ -98,3 +98,12 @@ def test_seeds_are_checked(bad: object) -> None:
     with pytest.raises(GameError, match="seed must be"):
         Record.from_json({"game": "abalone", "variant": "standard", "moves": [], "seed": bad}) if bad is not None \
             else check_seed(bad)
+
+
+def test_core_messages_never_echo_a_huge_name() -> None:
+    huge = "v" * 100_000
+    for call in (lambda: qipan.load("abalone", variant=huge), lambda: qipan.load(huge),
+                 lambda: qipan.load("abalone").check_player(huge)):  # type: ignore[arg-type]
+        with pytest.raises(GameError) as info:
+            call()
+        assert len(str(info.value)) < 400

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
-from qipan.core.errors import GameError, choices_text
+from qipan.core.errors import GameError, brief, choices_text
 from qipan.core.options import Option, Variant, resolve_options
 
 CHANCE = -1
@@ -40,7 +40,7 @@ class Game(ABC, Generic[S, A]):
 
     Class attributes describe the game for the registry and the front ends:
     ``name`` (registry id), ``title``, ``variants`` (the first is the default), ``options``,
-    and ``perfect_information``.
+    ``perfect_information`` and ``public_history``.
     """
 
     name: ClassVar[str]
@@ -48,6 +48,9 @@ class Game(ABC, Generic[S, A]):
     variants: ClassVar[tuple[Variant, ...]]
     options: ClassVar[tuple[Option, ...]] = ()
     perfect_information: ClassVar[bool] = True
+    public_history: ClassVar[bool] = True
+    """False when remembering the moves is part of the game (Tellstones): front ends show no move
+    list while it is played, only the newest move, and the whole record once it is over."""
 
     def __init__(self, variant: str | None = None, options: Mapping[str, object] | None = None):
         names = [v.name for v in self.variants]
@@ -55,7 +58,7 @@ class Game(ABC, Generic[S, A]):
             variant = names[0]
         if variant not in names:
             raise GameError(
-                f"{self.name} has no variant {variant!r}; choose one of {choices_text(names)}"
+                f"{self.name} has no variant {brief(variant)}; choose one of {choices_text(names)}"
             )
         self.variant = variant
         spec = self.variants[names.index(variant)]
@@ -228,7 +231,7 @@ class Game(ABC, Generic[S, A]):
             isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players
         ):
             raise GameError(
-                f"player must be 0..{self.num_players - 1} or None (spectator), not {player!r}"
+                f"player must be 0..{self.num_players - 1} or None (spectator), not {brief(player)}"
             )
 
     def sample_state(self, view: Mapping[str, JSON], rng: random.Random) -> S:

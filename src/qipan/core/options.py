@@ -174,6 +174,6 @@ def parse_option_assignments(items: list[str] | tuple[str, ...]) -> dict[str, st
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise GameError(f"option {item!r} must be written KEY=VALUE, e.g. players=3")
+            raise GameError(f"option {brief(item)} must be written KEY=VALUE, e.g. players=3")
         result[key.strip()] = value.strip()
     return result

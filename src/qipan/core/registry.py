@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from qipan.core.errors import GameError, choices_text
+from qipan.core.errors import GameError, brief, choices_text
 from qipan.core.game import Game
 
 # Game id -> "module:ClassName". Imported lazily so loading one game never imports the others.
@@ -44,7 +44,7 @@ def game_class(name: str) -> type[Game[Any, Any]]:
     """The Game subclass registered under ``name`` (aliases accepted)."""
     key = _ALIASES.get(name.lower(), name.lower())
     if key not in _GAMES:
-        raise GameError(f"unknown game {name!r}; choose one of {choices_text(_GAMES)}")
+        raise GameError(f"unknown game {brief(name)}; choose one of {choices_text(_GAMES)}")
     if key in _CLASSES:
         return _CLASSES[key]
     module_name, _, class_name = _GAMES[key].partition(":")
@@ -52,7 +52,7 @@ def game_class(name: str) -> type[Game[Any, Any]]:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name and module_name.startswith(exc.name):
-            raise GameError(f"game {key!r} is not available in this installation") from None
+            raise GameError(f"game {brief(key)} is not available in this installation") from None
         raise
     cls: type[Game[Any, Any]] = getattr(module, class_name)
     _CLASSES[key] = cls
