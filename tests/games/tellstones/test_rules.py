@@ -478,8 +478,8 @@ def test_action_ids_cover_the_space(game: Tellstones) -> None:
     (lambda d: d.update(lines=[["scale", "-scale", None, None, None, None, None]]), "twice"),
     (lambda d: d.update(lines=[["dragon", None, None, None, None, None, None]]), "slot value"),
     (lambda d: d.update(scores=[4, 0]), "scores"),
-    (lambda d: d.update(phase="lunch"), "bad field"),
-    (lambda d: d.update(turn_player=7), "not a seat"),
+    (lambda d: d.update(phase="lunch"), "phase must be one of start, turn, peeking"),
+    (lambda d: d.update(turn_player=7), r"turn_player must be an integer 0\.\.1, not 7"),
     (lambda d: d.update(winner=1), "winner"),
     (lambda d: d.pop("catch_up"), "catch_up"),
 ])

@@ -21,9 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
 from qipan.core.game import CHANCE, JSON, Game
 from qipan.core.options import Option, Variant
+from qipan.core.validate import MAX_COUNT, Reader
 from qipan.games.tellstones.stones import (
     BELIEVE,
     BOAST,
@@ -710,124 +711,148 @@ class Tellstones(Game[State, Action]):
         return data
 
     def state_from_json(self, data: JSON) -> State:
-        try:
-            return self._from_json(data)
-        except GameError as exc:
-            raise GameError(f"bad Tellstones state: {exc}") from None
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise GameError(f"bad Tellstones state: missing or bad field {exc!r}") from None
-
-    def _from_json(self, data: JSON) -> State:
-        if not isinstance(data, Mapping):
-            raise GameError("a state is a JSON object")
-        raw_lines = data["lines"]
-        if not isinstance(raw_lines, list) or len(raw_lines) != self.lines:
-            raise GameError(f"expected {self.lines} line(s) of {SLOTS} slots")
-        lines = []
-        for raw in raw_lines:
-            if not isinstance(raw, list) or len(raw) != SLOTS:
-                raise GameError(f"a line has exactly {SLOTS} slots")
-            line = []
-            for cell in raw:
-                if cell is None:
-                    line.append(0)
-                elif isinstance(cell, str) and cell.lstrip("-") in SYMBOLS:
-                    s = SYMBOLS.index(cell.lstrip("-")) + 1
-                    line.append(-s if cell.startswith("-") else s)
-                else:
-                    raise GameError(f"slot value {cell!r} is not null, a stone or -stone")
-            stones = [abs(v) for v in line if v]
-            if len(set(stones)) != len(stones):
-                raise GameError("a stone appears twice in one line")
-            occupied = [i for i in range(SLOTS) if line[i]]
-            if not occupied or occupied != list(range(occupied[0], occupied[-1] + 1)):
-                raise GameError("the stones of a line must form one unbroken row")
-            lines.append(tuple(line))
-        phase = PHASES.index(data["phase"])
-        scores = data["scores"]
-        if not isinstance(scores, list) or len(scores) != 2 or not all(
-                type(x) is int and 0 <= x <= TARGET for x in scores):
-            raise GameError(f"scores are two numbers 0..{TARGET}")
+        read = Reader("Tellstones state")
+        data = read.mapping(data, "the state")
         n = self.players
 
-        def seat(value: Any) -> int:
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-                raise GameError(f"{value!r} is not a seat 0..{n - 1}")
-            return value
+        def field(key: str) -> Any:
+            return read.field(data, key)
 
-        turn_player = seat(data["turn_player"])
-        actor = turn_player if phase in (START, OVER) else seat(data["actor"])
-        raw_catch_up = data["catch_up"]
-        if not isinstance(raw_catch_up, list) or len(raw_catch_up) != n or not all(
-                isinstance(x, bool) for x in raw_catch_up):
-            raise GameError(f"catch_up has one true/false flag per seat ({n})")
-        catch_up = tuple(raw_catch_up)
-        counters = {key: data[key] for key in ("turn", "ply", "peeks_left")}
-        for key, value in counters.items():
-            if type(value) is not int or value < 0:
-                raise GameError(f"{key} must be a whole number 0 or more, not {value!r}")
-        if data["peek_allowance"] not in (1, 3):
-            raise GameError("peek_allowance is 1 or 3")
-        peeked = tuple(parse_slot(x, self.lines) for x in data["peeked"])
-        challenged = data["challenged"]
-        target = None if challenged is None else parse_slot(challenged, self.lines)
-        boaster = -1 if data["boaster"] is None else seat(data["boaster"])
-        winner = data["winner"]
-        if (winner not in (0, 1, 2)) if phase == OVER else (winner is not None):
-            raise GameError("winner must be 0, 1 or 2 (draw) exactly when the phase is over")
-        end = ENDS.index(data["end"] or "")
+        lines = tuple(self._line_from_json(read, raw)
+                      for raw in read.array(field("lines"), "lines", length=self.lines))
+        phase = read.choice(field("phase"), "phase", PHASES)
+        scores = [read.integer(x, "scores", 0, TARGET) for x in read.array(field("scores"), "scores", length=2)]
+        turn_player = read.integer(field("turn_player"), "turn_player", 0, n - 1)
+        actor = turn_player if phase in (START, OVER) else read.integer(field("actor"), "actor", 0, n - 1)
+        catch_up = tuple(read.flag(x, "catch_up") for x in read.array(field("catch_up"), "catch_up", length=n))
+        boaster, winner, end = field("boaster"), field("winner"), field("end")
+        challenged = field("challenged")
         state = State(
-            lines=tuple(lines), scores=(scores[0], scores[1]), phase=phase, actor=actor,
-            turn_player=turn_player, turn=counters["turn"], ply=counters["ply"], catch_up=catch_up,
-            bonus=data["peek_allowance"] == 3, peeks_left=counters["peeks_left"], peeked=peeked,
-            target=target, boaster=boaster, winner=winner, end=end,
+            lines=lines, scores=(scores[0], scores[1]), phase=phase, actor=actor, turn_player=turn_player,
+            turn=read.integer(field("turn"), "turn", 0, self.turn_limit or MAX_COUNT),
+            ply=read.integer(field("ply"), "ply", 0, MAX_COUNT),
+            catch_up=catch_up,
+            bonus=(1, 3)[read.choice(field("peek_allowance"), "peek_allowance", (1, 3))] == 3,
+            peeks_left=read.integer(field("peeks_left"), "peeks_left", 0, 2),
+            peeked=tuple(self._slot_from_json(read, x, "peeked")
+                         for x in read.array(field("peeked"), "peeked", longest=3)),
+            target=None if challenged is None else self._slot_from_json(read, challenged, "challenged"),
+            boaster=-1 if boaster is None else read.integer(boaster, "boaster", 0, n - 1),
+            winner=None if winner is None else read.integer(winner, "winner", 0, 2),
+            end=0 if end is None else 1 + read.choice(end, "end", ENDS[1:]),
         )
-        self._check_consistent(state)
-        last = data["last"]
+        self._check_consistent(read, state)
+        last = field("last")
         if last is not None:
-            who = CHANCE if last["player"] == "chance" else seat(last["player"])
-            state = replace(state, last=(who, self.read_action(last["action"])))
+            state = replace(state, last=self._last_from_json(read, state, last))
         return state
 
-    def _check_consistent(self, state: State) -> None:
+    def _line_from_json(self, read: Reader, raw: Any) -> Line:
+        names = {name: s + 1 for s, name in enumerate(SYMBOLS)} | {
+            "-" + name: -(s + 1) for s, name in enumerate(SYMBOLS)}
+        line = []
+        for cell in read.array(raw, "a line", length=SLOTS):
+            if cell is not None and (not isinstance(cell, str) or cell not in names):
+                raise read.fail(f"slot value {brief(cell, 40)} is not null, a stone or -stone")
+            line.append(0 if cell is None else names[cell])
+        stones = [abs(v) for v in line if v]
+        if len(set(stones)) != len(stones):
+            raise read.fail("a stone appears twice in one line")
+        occupied = [i for i in range(SLOTS) if line[i]]
+        if not occupied or occupied != list(range(occupied[0], occupied[-1] + 1)):
+            raise read.fail("the stones of a line must form one unbroken row")
+        return tuple(line)
+
+    def _slot_from_json(self, read: Reader, value: Any, name: str) -> tuple[int, int]:
+        try:
+            return parse_slot(read.text(value, name, 4), self.lines)
+        except GameError as exc:
+            raise read.fail(f"{name}: {exc}") from None
+
+    def _last_from_json(self, read: Reader, state: State, data: Any) -> tuple[int, Action]:
+        """The last decision, which must fit the state: above all a peek, whose stone the looker
+        still sees in their view, must point at a face-down stone."""
+        data = read.mapping(data, "last")
+        who = read.field(data, "player")
+        who = CHANCE if who == "chance" else read.integer(who, "last player (a seat or chance)", 0, self.players - 1)
+        try:
+            action = self.read_action(read.text(read.field(data, "action"), "last action", 40))
+        except GameError as exc:
+            raise read.fail(f"last action: {exc}") from None
+        if state.phase == START:
+            raise read.fail("nothing happens before the first player is drawn: last must be null")
+        if (who == CHANCE) != (action.kind == FIRST):
+            raise read.fail("chance draws the first player (first N) and does nothing else")
+        if action.kind == FIRST and (state.turn, state.phase, state.turn_player) != (0, TURN, action.a):
+            raise read.fail(f"after 'first {action.a}' player {action.a} begins turn 0")
+        if action.kind == PEEK:
+            if state.lines[action.line][action.a] >= 0:
+                raise read.fail(f"the last action peeks at {self.label(action.line, action.a)}, which holds "
+                                "no face-down stone")
+            if action.b and not self.teams:
+                raise read.fail("only the round-table variant lets a teammate look")
+            peeker = {PEEKING: state.turn_player, TURN: (state.turn_player - 1) % self.players,
+                      OVER: state.turn_player}.get(state.phase)
+            if peeker is None:
+                raise read.fail(f"a peek cannot lead to the {PHASES[state.phase]} phase")
+            if who != peeker:
+                raise read.fail(f"the last peek here is player {peeker}'s (the last turn's), not player {who}'s")
+        return who, action
+
+    def _check_consistent(self, read: Reader, state: State) -> None:
         """Refuse a state no game can reach (every rule below holds after every action)."""
         phase, turn_player = state.phase, state.turn_player
         answerer = self._answerer(turn_player)
         down = any(v < 0 for line in state.lines for v in line)
-        if (phase == OVER) != (state.end > 0):
-            raise GameError("end says how a game ended: set exactly when the phase is over")
+        if phase == START and (self.config["first_player"] != "random" or state != self.initial_state()):
+            raise read.fail("the start phase (drawing the first player) comes before anything else, "
+                            "and only with first_player random")
+        if state.ply < state.turn:
+            raise read.fail(f"every turn takes a decision: ply ({state.ply}) is at least turn ({state.turn})")
+        if (phase == OVER) != (state.end > 0) or (phase == OVER) != (state.winner is not None):
+            raise read.fail("end and winner (0, 1 or 2 for a draw) say how a game ended: set exactly when "
+                            "the phase is over")
         if state.winner == 2 and ENDS[state.end] != "turn-limit":
-            raise GameError("only the turn limit ends in a draw (winner 2)")
+            raise read.fail("only the turn limit ends in a draw (winner 2)")
+        if ENDS[state.end] == "turn-limit":
+            a, b = state.scores
+            if state.turn != self.turn_limit or state.winner != (0 if a > b else 1 if b > a else 2):
+                raise read.fail(f"a game ended at the turn limit ({self.turn_limit or 'none'}) goes to the "
+                                "higher score")
+        if ENDS[state.end] == "score" and state.winner is not None and state.scores[state.winner] != TARGET:
+            raise read.fail(f"a game won by scoring has a winner with {TARGET} points")
+        if phase != OVER and self.turn_limit and state.turn >= self.turn_limit:
+            raise read.fail(f"the turn limit ({self.turn_limit}) is reached: the game is over")
         if phase != OVER and max(state.scores) >= TARGET:
-            raise GameError(f"a side with {TARGET} points has won: the game is over")
+            raise read.fail(f"a side with {TARGET} points has won: the game is over")
         if phase in (TURN, PEEKING) and state.actor != turn_player:
-            raise GameError(f"the actor of a turn is its turn_player ({turn_player})")
+            raise read.fail(f"the actor of a turn is its turn_player ({turn_player})")
         if (phase == ANSWER_CHALLENGE) != (state.target is not None):
-            raise GameError("challenged is set exactly while a challenge is answered")
+            raise read.fail("challenged is set exactly while a challenge is answered")
         if phase == ANSWER_CHALLENGE:
             assert state.target is not None
             if state.lines[state.target[0]][state.target[1]] >= 0:
-                raise GameError("a challenge must point at a face-down stone")
+                raise read.fail("a challenge must point at a face-down stone")
             if state.actor != answerer:
-                raise GameError(f"the next player ({answerer}) must answer the challenge")
+                raise read.fail(f"the next player ({answerer}) must answer the challenge")
         if phase in (ANSWER_BOAST, ANSWER_COUNTER, PROVE) and not down:
-            raise GameError("a boast needs at least one face-down stone")
+            raise read.fail("a boast needs at least one face-down stone")
         if phase == ANSWER_BOAST and (state.boaster, state.actor) != (turn_player, answerer):
-            raise GameError(f"the boaster is the turn player ({turn_player}), answered by the "
+            raise read.fail(f"the boaster is the turn player ({turn_player}), answered by the "
                             f"next player ({answerer})")
         if phase == ANSWER_COUNTER and (state.boaster, state.actor) != (answerer, turn_player):
-            raise GameError(f"a counter-boast comes from the next player ({answerer}) and is "
+            raise read.fail(f"a counter-boast comes from the next player ({answerer}) and is "
                             f"answered by the boaster ({turn_player})")
         if phase not in (ANSWER_BOAST, ANSWER_COUNTER) and state.boaster >= 0:
-            raise GameError("boaster is set only while a boast or counter-boast is answered")
+            raise read.fail("boaster is set only while a boast or counter-boast is answered")
         if phase == PEEKING:
             if not state.bonus or not state.peeked or state.peeks_left + len(state.peeked) != 3:
-                raise GameError("a series of peeks has peek_allowance 3 and peeks_left + peeked = 3")
+                raise read.fail("a series of peeks has peek_allowance 3 and peeks_left + peeked = 3")
             if len(set(state.peeked)) != len(state.peeked) or any(
                     state.lines[n][i] >= 0 for n, i in state.peeked):
-                raise GameError("peeked lists different face-down stones")
+                raise read.fail("peeked lists different face-down stones")
         elif state.peeked or state.peeks_left:
-            raise GameError("peeked and peeks_left are empty outside a series of peeks")
+            raise read.fail("peeked and peeks_left are empty outside a series of peeks")
 
     def read_action(self, text: str) -> Action:
         """Parse canonical notation (as in a view's ``last`` field) without a state.
