@@ -26,6 +26,7 @@ def player(index: int, key: str, value: Any) -> Callable[[dict[str, Any]], None]
 
 @pytest.mark.parametrize(("mutate", "message"), [
     (lambda d: d.update(phase=None), "field 'phase' must be a string, not None"),
+    (lambda d: d.update(first=1.0), r"first \(or null\) must be an integer 0\.\.1, not 1\.0"),  # was a TypeError
     (lambda d: d.update(turn=10**400), r"turn must be an integer 0\.\.20, not a number of about 401 digits"),
     (lambda d: d.update(turn=-1), r"turn must be an integer 0\.\.20"),
     (lambda d: d.update(dice=[1] * 10_000), "dice must list at most 2 items"),

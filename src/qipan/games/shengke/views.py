@@ -167,8 +167,8 @@ class _Reader(Reader):
         """The public part shared by states and views."""
         phase = self.choice(self.get(data, "phase", str), "phase", PHASES)
         first = data.get("first") if type(data) is dict else None
-        if first not in (None, 0, 1) or isinstance(first, bool):
-            raise self.fail("first must be 0, 1 or null")
+        if first is not None:
+            first = self.integer(first, "first (or null)", 0, 1)
         turn = self.integer(self.get(data, "turn", int), "turn", 0, self.game.config["turns"])
         dice = self.get(data, "dice", list, longest=2)
         if not all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in dice):
