@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -13,16 +14,33 @@ Message = dict[str, Any]
 
 
 def create(client: TestClient, game: str = "abalone", **body: Any) -> Message:
+    """Create a game, then claim every invitation as its invitee would: ``tokens`` maps each
+    human seat to its token (the creator's from the answer, the others from their claims)."""
     reply = client.post("/api/games", json={"game": game, **body})
     assert reply.status_code == 201, reply.text
     data: Message = reply.json()
+    data["tokens"] = {} if data["seat"] is None else {data["seat"]: data["token"]}
+    for seat in data["seats"]:
+        if seat.get("invite"):
+            claimed = client.post(f"/api/games/{data['id']}/claim", json={"invite": seat["invite"]})
+            assert claimed.status_code == 200, claimed.text
+            data["tokens"][claimed.json()["seat"]] = claimed.json()["token"]
     return data
 
 
-def seat_path(created: Message, seat: int | None) -> str:
+def hello(created: Message, seat: int | None) -> Message:
+    """The first message of a connection at ``seat`` (None: a spectator)."""
     if seat is None:
-        return f"/ws/games/{created['id']}"
-    return f"/ws/games/{created['id']}?seat={seat}&token={created['seats'][seat]['token']}"
+        return {"type": "hello"}
+    return {"type": "hello", "seat": seat, "token": created["tokens"][seat]}
+
+
+@contextlib.contextmanager
+def connect(client: TestClient, created: Message, seat: int | None) -> Iterator[WebSocketTestSession]:
+    """A WebSocket to the game that has said hello as ``seat``."""
+    with client.websocket_connect(f"/ws/games/{created['id']}") as ws:
+        ws.send_json(hello(created, seat))
+        yield ws
 
 
 def until(ws: WebSocketTestSession, test: Callable[[Message], bool], limit: int = 50) -> Message:
@@ -36,7 +54,24 @@ def until(ws: WebSocketTestSession, test: Callable[[Message], bool], limit: int 
 
 def update_with(moves: int) -> Callable[[Message], bool]:
     """A test for the update that shows exactly ``moves`` plies."""
-    return lambda m: m["type"] == "update" and len(m["moves"]) == moves
+    return lambda m: m["type"] == "update" and m["ply"] == moves
+
+
+class History:
+    """A client's copy of the public move list, kept from full and delta updates as the web
+    client keeps it (and checked: a delta must continue exactly where the copy ends)."""
+
+    def __init__(self) -> None:
+        self.moves: list[Message] = []
+
+    def add(self, message: Message) -> Message:
+        if message["type"] == "update":
+            first, known = message["first"], len(self.moves)
+            assert first <= known, f"a gap: the update starts after ply {first}, the copy ends at {known}"
+            assert len(message["moves"]) == message["ply"] - first
+            self.moves[first:] = message["moves"]
+            assert [m["ply"] for m in self.moves] == list(range(1, message["ply"] + 1))
+        return message
 
 
 def free_port() -> int:

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from .helpers import Message, free_port
+from .helpers import History, Message, free_port
 
 
 class ServerProcess:
@@ -67,30 +67,47 @@ class ServerProcess:
                 self.proc.wait(10)
             self.proc = None
 
-    def post(self, path: str, body: Any) -> Message:
+    def post(self, path: str, body: Any, status: int = 201) -> Message:
         reply = httpx.post(self.base + path, json=body, timeout=10)
-        assert reply.status_code == 201, reply.text
+        assert reply.status_code == status, reply.text
         data: Message = reply.json()
         return data
 
     def get(self, path: str) -> Any:
         return httpx.get(self.base + path, timeout=10).json()
 
+    def token(self, created: Message, seat: int) -> str:
+        """The seat's token: the creator's from the answer, any other claimed with its invitation
+        (once; kept in ``created``)."""
+        tokens: dict[int, str] = created.setdefault("tokens", {created["seat"]: created["token"]})
+        if seat not in tokens:
+            claimed = self.post(f"/api/games/{created['id']}/claim", {"invite": created["seats"][seat]["invite"]}, 200)
+            tokens[seat] = claimed["token"]
+        return tokens[seat]
+
     def seat(self, created: Message, seat: int | None) -> Player:
-        query = "" if seat is None else f"?seat={seat}&token={created['seats'][seat]['token']}"
-        return Player(connect(f"ws://127.0.0.1:{self.port}/ws/games/{created['id']}{query}", open_timeout=10))
+        hello: Message = {"type": "hello"} if seat is None else {"type": "hello", "seat": seat,
+                                                                  "token": self.token(created, seat)}
+        player = Player(connect(f"ws://127.0.0.1:{self.port}/ws/games/{created['id']}", open_timeout=10))
+        player.send(hello)
+        return player
 
 
 class Player:
-    """One WebSocket connection, reading JSON messages with a timeout."""
+    """One WebSocket connection, reading JSON messages with a timeout. Like the web client it
+    keeps the move history from full and delta updates: each update it returns has the whole
+    history so far in ``moves``."""
 
     def __init__(self, ws: ClientConnection):
         self.ws = ws.__enter__()  # what ``with connect(...)`` does, for a connection kept open
         self.last: Message | None = None
+        self.history = History()
 
     def recv(self) -> Message:
         message: Message = json.loads(self.ws.recv(timeout=20))
         if message["type"] == "update":
+            self.history.add(message)
+            message["moves"] = list(self.history.moves)
             self.last = message
         return message
 

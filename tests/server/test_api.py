@@ -12,7 +12,7 @@ import qipan
 from qipan.core import Record
 from qipan.server.meta import available_games
 
-from .helpers import create, seat_path, until, update_with
+from .helpers import Message, connect, create, until, update_with
 
 
 def test_meta_lists_every_game_with_options_and_levels(client: TestClient) -> None:
@@ -61,19 +61,90 @@ def test_levels_follow_the_configuration(client: TestClient) -> None:
     assert "random, easy, medium, hard" in refused.json()["error"] and "max" in refused.json()["error"]
 
 
-def test_create_gives_tokens_and_links_to_human_seats_only(client: TestClient) -> None:
-    created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}])
-    human, ai = created["seats"]
-    assert human["name"] == "black" and human["kind"] == "human"
-    assert human["url"] == f"/play/{created['id']}?seat=0&token={human['token']}"
-    assert len(human["token"]) >= 20
-    assert ai == {"seat": 1, "name": "white", "kind": "ai", "level": "easy"}
+def test_create_gives_the_creator_their_own_seat_and_an_invitation_for_each_other_seat(
+    client: TestClient,
+) -> None:
+    reply = client.post("/api/games", json={"game": "chinese-checkers", "options": {"players": 3},
+                                            "seats": [{"kind": "human"}, {"kind": "ai", "level": "easy"},
+                                                      {"kind": "human"}]})
+    assert reply.status_code == 201
+    created = reply.json()
+    me, ai, invited = created["seats"]
+    assert created["seat"] == 0 and len(created["token"]) >= 20
+    assert created["url"] == f"/play/{created['id']}#seat=0&token={created['token']}"
+    assert me == {"seat": 0, "name": me["name"], "kind": "human", "level": None, "claimed": True}
+    assert ai == {"seat": 1, "name": ai["name"], "kind": "ai", "level": "easy", "claimed": True}
+    assert invited["claimed"] is False and len(invited["invite"]) >= 20
+    assert invited["url"] == f"/play/{created['id']}#invite={invited['invite']}"
     assert created["spectator_url"] == f"/play/{created['id']}"
+    # Every secret travels in a fragment (never sent to the server), none in a path or query.
+    for url in (created["url"], invited["url"], created["spectator_url"]):
+        path = url.partition("#")[0]
+        assert "?" not in path and created["token"] not in path and invited["invite"] not in path
+    # The creator holds no token of the invited seat: the one its claim mints is not in the answer.
+    claim = client.post(f"/api/games/{created['id']}/claim", json={"invite": invited["invite"]}).json()
+    assert claim["seat"] == 2 and claim["token"] not in reply.text
+    assert claim["url"] == f"/play/{created['id']}#seat=2&token={claim['token']}"
     summary = client.get(f"/api/games/{created['id']}").json()
     assert summary["status"] == "playing"
     assert summary["moves"] == 0
-    assert "seed" not in summary and "token" not in str(summary)
-    assert summary["seats"][0]["connected"] is False and summary["seats"][1]["connected"] is True
+    assert "seed" not in summary and "token" not in str(summary) and "invite" not in str(summary)
+    assert [s["claimed"] for s in summary["seats"]] == [True, True, True]
+    assert [s["connected"] for s in summary["seats"]] == [False, True, False]
+
+
+def test_the_creator_may_pick_their_seat_or_none(client: TestClient) -> None:
+    second = create(client, seat=1)
+    assert second["seat"] == 1 and second["seats"][0]["invite"] and "invite" not in second["seats"][1]
+    watcher = client.post("/api/games", json={"game": "abalone", "seats": [{"kind": "ai", "level": "random"}] * 2})
+    assert watcher.json()["seat"] is None and watcher.json()["token"] is None and watcher.json()["url"] is None
+    for seat, reason in ((1, "human seat (0)"), (2, "human seat (0)"), ("0", "seat"), (True, "seat")):
+        reply = client.post("/api/games", json={"game": "abalone", "seat": seat,
+                                                "seats": [{"kind": "human"}, {"kind": "ai"}]})
+        assert reply.status_code == 400 and reason in reply.json()["error"], (seat, reply.text)
+
+
+def test_an_invitation_works_once_and_only_for_its_game(client: TestClient) -> None:
+    reply = client.post("/api/games", json={"game": "abalone"}).json()
+    other = client.post("/api/games", json={"game": "abalone"}).json()
+    code = reply["seats"][1]["invite"]
+    claim = f"/api/games/{reply['id']}/claim"
+    for bad in ("guess", other["seats"][1]["invite"], reply["token"]):
+        refused = client.post(claim, json={"invite": bad})
+        assert refused.status_code == 403 and "not valid" in refused.json()["error"]
+    first = client.post(claim, json={"invite": code})
+    assert first.status_code == 200 and first.json()["seat"] == 1
+    second = client.post(claim, json={"invite": code})
+    assert second.status_code == 409 and "has been used" in second.json()["error"]
+    assert first.json()["token"] not in second.text
+    for body in ({}, {"invite": 5}, {"invite": "x" * 5000}, {"invite": "a", "seat": 1}):
+        assert client.post(claim, json=body).status_code == 400, body
+    assert client.post("/api/games/nosuchgame/claim", json={"invite": code}).status_code == 404
+    # The claimed token opens the seat; the creator's token does not.
+    created = {**reply, "tokens": {0: reply["token"], 1: first.json()["token"]}}
+    with connect(client, created, 1) as ws:
+        assert until(ws, lambda m: m["type"] == "update")["seat"] == 1
+    with client.websocket_connect(f"/ws/games/{reply['id']}") as ws:
+        ws.send_json({"type": "hello", "seat": 1, "token": reply["token"]})
+        assert "wrong or missing token" in ws.receive_json()["error"]
+
+
+def test_the_creator_can_replace_lost_invitations_of_unclaimed_seats(client: TestClient) -> None:
+    reply = client.post("/api/games", json={"game": "chinese-checkers", "options": {"players": 3}}).json()
+    game_id = reply["id"]
+    old = {s["seat"]: s["invite"] for s in reply["seats"] if s.get("invite")}
+    assert sorted(old) == [1, 2]
+    taken = client.post(f"/api/games/{game_id}/claim", json={"invite": old[1]}).json()
+    refused = client.post(f"/api/games/{game_id}/invites", json={"token": taken["token"]})
+    assert refused.status_code == 403 and "created the game" in refused.json()["error"]
+    assert client.post(f"/api/games/{game_id}/invites", json={"token": "guess"}).status_code == 403
+    fresh = client.post(f"/api/games/{game_id}/invites", json={"token": reply["token"]})
+    assert fresh.status_code == 200
+    invites = fresh.json()["invites"]
+    assert [(i["seat"], i["url"]) for i in invites] == [(2, f"/play/{game_id}#invite={invites[0]['invite']}")]
+    assert client.post(f"/api/games/{game_id}/claim", json={"invite": old[2]}).status_code == 403
+    assert client.post(f"/api/games/{game_id}/claim", json={"invite": invites[0]["invite"]}).status_code == 200
+    assert client.post(f"/api/games/{game_id}/invites", json={"token": reply["token"]}).json() == {"invites": []}
 
 
 BAD_BODIES: list[tuple[Any, str]] = [
@@ -118,7 +189,7 @@ def test_unreadable_bodies_and_unknown_things_are_clear_errors(client: TestClien
 def test_lists_filter_by_status(client: TestClient) -> None:
     playing = create(client)
     done = create(client)
-    with client.websocket_connect(seat_path(done, 0)) as ws:
+    with connect(client, done, 0) as ws:
         until(ws, update_with(0))
         ws.send_json({"type": "resign"})
         until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
@@ -136,12 +207,12 @@ def test_lists_filter_by_status(client: TestClient) -> None:
 def test_record_only_after_the_end_and_it_replays(client: TestClient) -> None:
     created = create(client, game="shengke")
     assert client.get(f"/api/games/{created['id']}/record").status_code == 409
-    with client.websocket_connect(f"/ws/games/{created['id']}") as spectator:
+    with connect(client, created, None) as spectator:
         mover = until(spectator, lambda m: m["type"] == "update")["to_move"]
-    with client.websocket_connect(seat_path(created, mover)) as ws:
+    with connect(client, created, mover) as ws:
         first = until(ws, lambda m: m["type"] == "update")
         ws.send_json({"type": "move", "move": first["legal"][0]})
-        until(ws, update_with(len(first["moves"]) + 1))
+        until(ws, lambda m: m["type"] == "update" and m["ply"] > first["ply"])
         ws.send_json({"type": "resign"})
         until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
     record = client.get(f"/api/games/{created['id']}/record").json()
@@ -154,13 +225,13 @@ def test_record_only_after_the_end_and_it_replays(client: TestClient) -> None:
 
 def test_replay_frames_show_each_position_as_a_spectator_sees_it(client: TestClient) -> None:
     created = create(client)
-    with client.websocket_connect(seat_path(created, 0)) as black, \
-            client.websocket_connect(seat_path(created, 1)) as white:
+    with connect(client, created, 0) as black, connect(client, created, 1) as white:
         for n, ws in enumerate([black, white, black]):
-            m = until(ws, lambda m, n=n: m["type"] == "update" and len(m["moves"]) == n and m["legal"])
+            m = until(ws, lambda m, n=n: m["type"] == "update" and m["ply"] == n and m["legal"])
             ws.send_json({"type": "move", "move": m["legal"][-1]})
             until(ws, update_with(n + 1))
-        last = until(white, update_with(3))
+    with connect(client, created, None) as ws:
+        last = until(ws, update_with(3))
     game = qipan.load("abalone")
     state = game.initial_state()
     for ply in range(4):
@@ -174,12 +245,19 @@ def test_replay_frames_show_each_position_as_a_spectator_sees_it(client: TestCli
     assert client.get(f"/api/games/{created['id']}/replay/-1").status_code == 404
 
 
-def test_rematch_rotates_seats_and_is_the_same_game_for_everyone(client: TestClient) -> None:
+def resign(client: TestClient, created: Message, seat: int) -> None:
+    with connect(client, created, seat) as ws:
+        until(ws, lambda m: m["type"] == "update")
+        ws.send_json({"type": "resign"})
+        until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
+
+
+def test_rematch_rotates_seats_and_each_player_gets_only_their_own_token(client: TestClient) -> None:
     created = create(client, options={"quiet_move_limit": 50})
-    tokens = [s["token"] for s in created["seats"]]
+    tokens = created["tokens"]
     early = client.post(f"/api/games/{created['id']}/rematch", json={"token": tokens[0]})
     assert early.status_code == 409
-    with client.websocket_connect(seat_path(created, 1)) as white:
+    with connect(client, created, 1) as white:
         until(white, update_with(0))
         white.send_json({"type": "resign"})
         until(white, lambda m: m["result"] is not None)
@@ -187,29 +265,43 @@ def test_rematch_rotates_seats_and_is_the_same_game_for_everyone(client: TestCli
         assert bad.status_code == 403
         first = client.post(f"/api/games/{created['id']}/rematch", json={"seat": 0, "token": tokens[0]})
         assert first.status_code == 201
-        again = client.post(f"/api/games/{created['id']}/rematch", json={"token": tokens[1]}).json()
+        again = client.post(f"/api/games/{created['id']}/rematch", json={"token": tokens[1]})
         notice = until(white, lambda m: m.get("rematch") is not None)
-    new = first.json()
-    assert again["id"] == new["id"]
-    assert new["seat"] == 1 and again["seat"] == 0
-    assert new["seats"][1]["token"] and "token" not in str(new["seats"][0].get("token") or "")
-    assert new["url"] == new["seats"][1]["url"]
-    assert again["url"] == again["seats"][0]["url"]
-    assert notice["rematch"] == {"id": new["id"], "url": again["url"]}
+    new, other = first.json(), again.json()
+    assert other["id"] == new["id"] and notice["rematch"] == {"id": new["id"]}
+    assert new["seat"] == 1 and other["seat"] == 0
+    assert new["token"] != other["token"]
+    assert new["token"] not in again.text and other["token"] not in first.text
+    assert new["url"] == f"/play/{new['id']}#seat=1&token={new['token']}"
+    assert all("token" not in s and "invite" not in s for s in new["seats"] + other["seats"])
+    assert [s["claimed"] for s in new["seats"]] == [True, True]
     summary = client.get(f"/api/games/{new['id']}").json()
     assert summary["options"]["quiet_move_limit"] == 50
-    # The links work: the old black player is white now.
-    with client.websocket_connect(new["url"].replace("/play/", "/ws/games/")) as ws:
-        assert until(ws, lambda m: m["type"] == "update")["seat"] == 1
+    # The tokens work: the old black player is white now, and the old white player black.
+    rematch = {**new, "tokens": {1: new["token"], 0: other["token"]}}
+    for seat in (0, 1):
+        with connect(client, rematch, seat) as ws:
+            assert until(ws, lambda m: m["type"] == "update")["seat"] == seat
+    # The old creator (black) is the rematch's creator: only their token issues invitations.
+    assert client.post(f"/api/games/{new['id']}/invites", json={"token": new["token"]}).json() == {"invites": []}
+    assert client.post(f"/api/games/{new['id']}/invites", json={"token": other["token"]}).status_code == 403
+
+
+def test_a_seat_nobody_claimed_is_an_invitation_in_the_rematch(client: TestClient) -> None:
+    reply = client.post("/api/games", json={"game": "abalone"}).json()
+    resign(client, {**reply, "tokens": {0: reply["token"]}}, 0)
+    new = client.post(f"/api/games/{reply['id']}/rematch", json={"token": reply["token"]}).json()
+    assert new["seat"] == 1 and [s["claimed"] for s in new["seats"]] == [False, True]
+    invites = client.post(f"/api/games/{new['id']}/invites", json={"token": new["token"]}).json()["invites"]
+    assert [i["seat"] for i in invites] == [0]
+    claimed = client.post(f"/api/games/{new['id']}/claim", json={"invite": invites[0]["invite"]})
+    assert claimed.status_code == 200 and claimed.json()["seat"] == 0
 
 
 def test_rematch_with_an_ai_keeps_the_ai_in_its_rotated_seat(client: TestClient) -> None:
     created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "random"}])
-    with client.websocket_connect(seat_path(created, 0)) as ws:
-        until(ws, update_with(0))
-        ws.send_json({"type": "resign"})
-        until(ws, lambda m: m["result"] is not None)
-    new = client.post(f"/api/games/{created['id']}/rematch", json={"token": created["seats"][0]["token"]}).json()
+    resign(client, created, 0)
+    new = client.post(f"/api/games/{created['id']}/rematch", json={"token": created["token"]}).json()
     assert [s["kind"] for s in new["seats"]] == ["ai", "human"]
     assert new["seats"][0]["level"] == "random"
 
@@ -254,7 +346,7 @@ def test_static_files_from_a_given_directory(db_path: Any, tmp_path: Any) -> Non
 def test_finished_games_leave_memory_when_nobody_watches(client: TestClient) -> None:
     created = create(client)
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    with client.websocket_connect(seat_path(created, 0)) as ws:
+    with connect(client, created, 0) as ws:
         until(ws, update_with(0))
         ws.send_json({"type": "resign"})
         until(ws, lambda m: m["result"] is not None)
@@ -263,7 +355,7 @@ def test_finished_games_leave_memory_when_nobody_watches(client: TestClient) -> 
     assert client.get(f"/api/games/{created['id']}").json()["status"] == "finished"
     assert client.get(f"/api/games/{created['id']}/replay/0").status_code == 200
     assert created["id"] not in hub.games
-    with client.websocket_connect(seat_path(created, None)) as ws:
+    with connect(client, created, None) as ws:
         assert until(ws, lambda m: m["type"] == "update")["result"]["reason"] == "resignation"
     assert created["id"] not in hub.games
 
@@ -302,3 +394,28 @@ def test_a_database_from_before_game_secrets_is_migrated(tmp_path: Any) -> None:
     seeds = {row.id: row.seed for row in store.unfinished()}
     store.close()
     assert seeds == {"old": 42, "new": "ab" * 32}
+
+
+def test_seats_stored_before_invitations_still_load_and_play(tmp_path: Any) -> None:
+    """Rows written before invitations hold only kind, level and token hash per seat."""
+    import time
+
+    from qipan.server import create_app
+    from qipan.server.auth import hash_token
+    from qipan.server.store import GameRow, Store
+
+    path = tmp_path / "old-seats.db"
+    store = Store(f"sqlite:///{path}")
+    seats = [{"kind": "human", "level": None, "token": hash_token("black-token-0123456789")},
+             {"kind": "ai", "level": "random", "token": None}]
+    store.create_game(GameRow("oldseats", "abalone", "standard", {}, "cd" * 32, seats, time.time(), time.time()))
+    store.close()
+    with TestClient(create_app(str(path), ai_delay=0.0, ai_processes=False)) as client:
+        summary = client.get("/api/games/oldseats").json()
+        assert [s["claimed"] for s in summary["seats"]] == [True, True]
+        old = {"id": "oldseats", "tokens": {0: "black-token-0123456789"}}
+        with connect(client, old, 0) as ws:
+            assert until(ws, lambda m: m["type"] == "update")["legal"]
+            ws.send_json({"type": "move", "move": "a1b2"})
+            assert until(ws, update_with(2))["to_move"] == 0
+        assert client.post("/api/games/oldseats/invites", json={"token": "black-token-0123456789"}).status_code == 403

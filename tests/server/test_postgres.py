@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from qipan.server import create_app
 
 from . import postgres
-from .helpers import create, seat_path, until, update_with
+from .helpers import connect, create, until, update_with
 from .server_process import ServerProcess, play_alternately
 
 
@@ -26,11 +26,11 @@ def test_play_list_record_and_resume_on_postgres(pg_url: str) -> None:
         assert client.app.state.db_url.startswith("postgresql+psycopg://")  # type: ignore[attr-defined]
         done = create(client, game="shengke")
         open_game = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}])
-        with client.websocket_connect(seat_path(done, 0)) as ws:
+        with connect(client, done, 0) as ws:
             until(ws, lambda m: m["type"] == "update")
             ws.send_json({"type": "resign"})
             until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
-        with client.websocket_connect(seat_path(open_game, 0)) as ws:
+        with connect(client, open_game, 0) as ws:
             until(ws, update_with(0))
             ws.send_json({"type": "move", "move": "a1b2"})
             before = until(ws, update_with(2))
@@ -41,9 +41,9 @@ def test_play_list_record_and_resume_on_postgres(pg_url: str) -> None:
         assert [(g["id"], g["moves"]) for g in playing] == [(open_game["id"], 2)]
     # A new server on the same database picks the game up where it was.
     with TestClient(create_app(pg_url, ai_delay=0.0)) as client, \
-            client.websocket_connect(seat_path(open_game, 0)) as ws:
+            connect(client, open_game, 0) as ws:
         again = until(ws, update_with(2))
-        assert again["moves"] == before["moves"] and again["view"] == before["view"]
+        assert again["moves"][-1] == before["last"] and again["view"] == before["view"]
         ws.send_json({"type": "move", "move": again["legal"][0]})
         assert until(ws, update_with(4))["to_move"] == 0
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from qipan.server import create_app
 from qipan.server.store import Store, normalise_url
 
-from .helpers import create, seat_path, until, update_with
+from .helpers import connect, create, until, update_with
 
 
 def test_qipan_serve_is_a_command_with_host_port_and_db() -> None:
@@ -39,8 +39,7 @@ def test_default_database_is_a_sqlite_file_in_the_user_data_dir(
 
 def test_a_move_that_cannot_be_saved_is_refused_and_undone(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     created = create(client)
-    with client.websocket_connect(seat_path(created, 0)) as black, \
-            client.websocket_connect(seat_path(created, 1)) as white:
+    with connect(client, created, 0) as black, connect(client, created, 1) as white:
         until(black, lambda m: all(s["connected"] for s in m["seats"]))
         until(white, update_with(0))
 

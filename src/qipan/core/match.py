@@ -54,6 +54,7 @@ class Match:
         self.chance_events = 0
         """Chance outcomes so far: the index of the next chance event's generator."""
         self.forfeit_result: dict[str, Any] | None = None
+        self._clock_cache: tuple[int, Move | None, list[float], float] | None = None
         self._advance_chance()
 
     # -- reading ---------------------------------------------------------------------------------
@@ -95,13 +96,7 @@ class Match:
         limit = self.game.time_limit()
         if limit is None:
             return None
-        left = [float(limit)] * self.game.num_players
-        turn_start = self.started
-        for move in self.moves:
-            stamp = move.time if move.time is not None else turn_start
-            if isinstance(move.player, int):
-                left[move.player] -= stamp - turn_start
-            turn_start = stamp
+        left, turn_start = self._clock_totals(float(limit))
         mover = self.game.to_move(self.state)
         if now is None:
             now = self.clock()
@@ -110,6 +105,25 @@ class Match:
         if mover is not None and mover >= 0:
             left[mover] -= now - turn_start
         return left
+
+    def _clock_totals(self, limit: float) -> tuple[list[float], float]:
+        """Time left on each clock after the recorded moves, and when the current turn began.
+
+        Carried forward from the previous call when moves were only appended since (the cost of
+        a move does not grow with the game); recounted when moves were taken back."""
+        cached = self._clock_cache
+        moves = self.moves
+        if cached is None or cached[0] > len(moves) or (cached[0] and moves[cached[0] - 1] is not cached[1]):
+            cached = (0, None, [limit] * self.game.num_players, self.started)
+        done, _, totals, turn_start = cached
+        left = list(totals)
+        for move in moves[done:]:
+            stamp = move.time if move.time is not None else turn_start
+            if isinstance(move.player, int):
+                left[move.player] -= stamp - turn_start
+            turn_start = stamp
+        self._clock_cache = (len(moves), moves[-1] if moves else None, left, turn_start)
+        return list(left), turn_start
 
     def check_time(self) -> bool:
         """End the game if the player to move has run out of time. True if it ended."""

@@ -1,10 +1,17 @@
-"""Seat tokens: random secrets handed out in invite links; the database keeps only their hashes.
+"""Seat tokens and invitations: random secrets the database keeps only as hashes.
+
+A game's creator gets the token of their own seat; every other human seat starts as an
+invitation, a single-use code that mints that seat's token when it is claimed. So nobody ever
+holds a token for someone else's seat.
 
 >>> token = new_token()
 >>> check_token(hash_token(token), token)
 True
 >>> check_token(hash_token(token), "guess")
 False
+>>> records, token, invites = new_seats([{"kind": "human"}, {"kind": "human"}, {"kind": "ai", "level": "easy"}], 0)
+>>> check_token(records[0]["token"], token), list(invites), records[1]["token"], records[2]["kind"]
+(True, [1], None, 'ai')
 """
 
 from __future__ import annotations
@@ -13,10 +20,22 @@ import base64
 import hashlib
 import hmac
 import secrets
+from typing import Any
+
+SeatRecord = dict[str, Any]
+"""One seat as the ``games.seats`` JSON stores it: ``kind`` ("human"/"ai"), ``level`` (AI),
+``token`` (hash of the seat's token; None until claimed), ``invite`` (hash of its invitation
+code; None if it never had one) and ``creator`` (True on the seat of whoever created the game).
+Rows written before invitations have only ``kind``, ``level`` and ``token``."""
 
 
 def new_token() -> str:
     """A fresh seat token (128 random bits, URL-safe)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_invite() -> str:
+    """A fresh invitation code (128 random bits, URL-safe)."""
     return secrets.token_urlsafe(16)
 
 
@@ -31,7 +50,7 @@ def hash_token(token: str) -> str:
 
 def check_token(stored_hash: str | None, token: object) -> bool:
     """Whether ``token`` matches the stored hash (constant-time comparison)."""
-    if stored_hash is None or not isinstance(token, str) or not token:
+    if stored_hash is None or not isinstance(token, str) or not token or len(token) > 200:
         return False
     return hmac.compare_digest(stored_hash, hash_token(token))
 
@@ -39,7 +58,36 @@ def check_token(stored_hash: str | None, token: object) -> bool:
 def derived_token(stored_hash: str, purpose: str) -> str:
     """A token derived from a seat's stored hash, e.g. the seat's token in a rematch.
 
-    Only the server knows the hashes, so it alone can derive these; deriving them again gives the
-    same tokens, which makes a rematch request idempotent across restarts."""
+    The server and the seat's holder (who can hash their own token) can derive it; nobody else.
+    Deriving it again gives the same token, which makes a rematch request idempotent across
+    restarts."""
     digest = hmac.new(bytes.fromhex(stored_hash), purpose.encode("utf-8"), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
+
+
+def new_seats(specs: list[dict[str, Any]], creator: int | None) -> tuple[list[SeatRecord], str | None, dict[int, str]]:
+    """The seat records of a new game: the ``creator``'s seat gets a token, every other human
+    seat an invitation. Returns the records, the creator's token and each invited seat's code."""
+    records: list[SeatRecord] = []
+    token: str | None = None
+    invites: dict[int, str] = {}
+    for seat, spec in enumerate(specs):
+        if spec["kind"] != "human":
+            records.append({"kind": "ai", "level": spec.get("level"), "token": None})
+        elif seat == creator:
+            token = new_token()
+            records.append(human_seat(token=hash_token(token), creator=True))
+        else:
+            invites[seat] = new_invite()
+            records.append(human_seat(invite=hash_token(invites[seat])))
+    return records, token, invites
+
+
+def human_seat(token: str | None = None, invite: str | None = None, creator: bool = False) -> SeatRecord:
+    """A human seat's record from the hashes of its token and invitation code."""
+    return {"kind": "human", "level": None, "token": token, "invite": invite, "creator": creator}
+
+
+def claimed(record: SeatRecord) -> bool:
+    """Whether someone sits in this seat (AI seats always count as taken)."""
+    return record["kind"] != "human" or record.get("token") is not None

@@ -12,9 +12,10 @@ from typing import Any
 from qipan.ai import make_agent
 from qipan.ai.agent import agent_levels
 from qipan.core import GameError, Match, Move, Record
+from qipan.core.errors import brief
 from qipan.core.game import Game
 from qipan.server.ai_pool import AIProcesses
-from qipan.server.auth import derived_token, hash_token, new_game_id, new_token
+from qipan.server.auth import SeatRecord, derived_token, hash_token, human_seat, new_game_id, new_seats
 from qipan.server.errors import Conflict, NotFound
 from qipan.server.live import LiveGame
 from qipan.server.store import GameRow, Store, Writer
@@ -62,28 +63,27 @@ class Hub:
     # -- creating and loading ----------------------------------------------------------------------
 
     async def create(
-        self,
-        game: Game[Any, Any],
-        seats: list[dict[str, Any]],
-        seed: int | None,
-        tokens: list[str | None] | None = None,
-        rematch_of: LiveGame | None = None,
-    ) -> tuple[LiveGame, list[str | None]]:
-        """Start a game; return it and each seat's token (None for AI seats)."""
-        if tokens is None:
-            tokens = [new_token() if s["kind"] == "human" else None for s in seats]
+        self, game: Game[Any, Any], specs: list[dict[str, Any]], creator: int | None
+    ) -> tuple[LiveGame, str | None, dict[int, str]]:
+        """Start a game with these seats (from :func:`seat_specs`). The ``creator``'s seat gets a
+        token, every other human seat an invitation; returns the game, the creator's token (None
+        when they take no seat) and each invited seat's code."""
+        records, token, invites = new_seats(specs, creator)
+        live = await self._start(game, records)
+        return live, token, invites
+
+    async def _start(self, game: Game[Any, Any], seats: list[SeatRecord], rematch_of: LiveGame | None = None
+                     ) -> LiveGame:
+        """Create, save and start a game with these seat records (hashes only)."""
         now = time.time()
-        match = Match(game, seed=seed, clock=time.time, started=now)
+        match = Match(game, clock=time.time, started=now)  # a fresh secret: the server never takes seeds
         row = GameRow(
             id=new_game_id(),
             game=game.name,
             variant=game.variant,
             options=dict(game.config),
             seed=match.seed,
-            seats=[
-                {"kind": s["kind"], "level": s.get("level"), "token": hash_token(t) if t else None}
-                for s, t in zip(seats, tokens, strict=True)
-            ],
+            seats=seats,
             created=now,
             started=now,
         )
@@ -102,7 +102,7 @@ class Hub:
         live = LiveGame(self, row, match)
         self.games[row.id] = live
         live.after_change()
-        return live, tokens
+        return live
 
     async def get(self, game_id: str) -> LiveGame:
         """The live game ``game_id``, loaded from the database if needed (NotFound if none)."""
@@ -167,19 +167,20 @@ class Hub:
 
     async def rematch(self, live: LiveGame, token: object) -> tuple[LiveGame, int, str]:
         """The rematch of a finished game (created on the first request); the requester's new seat
-        and token there."""
+        and token there.
+
+        Seats rotate (seat i moves to i+1). Each claimed seat's rematch token is derived from its
+        old token's hash, so every player fetches their own with their own old token, and nobody
+        gets anyone else's. A seat nobody had claimed starts unclaimed, with no invitation until
+        the creator issues one."""
         seat = live.seat_for_token(token)
         async with live.lock:
             if not live.match.over:
                 raise Conflict("the game is not over yet; a rematch can start once it ends")
             if live.row.rematch is None:
                 n = len(live.row.seats)
-                old = [live.row.seats[(j - 1) % n] for j in range(n)]
-                tokens: list[str | None] = [
-                    derived_token(s["token"], "rematch") if s["kind"] == "human" else None for s in old
-                ]
-                seats = [{"kind": s["kind"], "level": s.get("level")} for s in old]
-                new, _ = await self.create(live.game, seats, None, tokens=tokens, rematch_of=live)
+                seats = [rematch_record(live.row.seats[(j - 1) % n]) for j in range(n)]
+                new = await self._start(live.game, seats, rematch_of=live)
                 live.row.rematch = new.id
                 live.broadcast()
             else:
@@ -187,6 +188,26 @@ class Hub:
         new_seat, new_tok = live.rematch_seat(seat)
         return new, new_seat, new_tok
 
+
+def rematch_record(old: SeatRecord) -> SeatRecord:
+    """A seat's record in the rematch, from its record in the finished game."""
+    if old["kind"] != "human":
+        return {"kind": old["kind"], "level": old.get("level"), "token": None}
+    token = old.get("token")
+    return human_seat(token=None if token is None else hash_token(derived_token(token, "rematch")),
+                      creator=bool(old.get("creator")))
+
+
+def creator_seat(specs: list[dict[str, Any]], seat: object) -> int | None:
+    """The seat the creator of a game takes: ``seat`` from the request, by default the first
+    human seat (None when every seat is an AI)."""
+    humans = [i for i, spec in enumerate(specs) if spec["kind"] == "human"]
+    if seat is None:
+        return humans[0] if humans else None
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in humans:
+        choices = ", ".join(map(str, humans)) or "none: every seat is an AI"
+        raise GameError(f'"seat" must be the number of a human seat ({choices}), not {brief(seat)}')
+    return seat
 
 def seat_specs(game: Game[Any, Any], seats: object) -> list[dict[str, Any]]:
     """Check the ``seats`` of a create request; default: every seat human."""

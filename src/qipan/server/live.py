@@ -20,9 +20,9 @@ from qipan.core import CHANCE, GameError, Match
 from qipan.core.chance import KeyedRandom, event_key
 from qipan.core.game import Game
 from qipan.server.ai_pool import Request
-from qipan.server.auth import check_token, derived_token
+from qipan.server.auth import SeatRecord, check_token, claimed, derived_token, hash_token, new_invite, new_token
 from qipan.server.connections import Client, dumps
-from qipan.server.errors import AuthError, NotFound
+from qipan.server.errors import AuthError, Conflict, NotFound
 from qipan.server.store import GameRow
 
 if TYPE_CHECKING:
@@ -31,10 +31,32 @@ if TYPE_CHECKING:
 log = logging.getLogger("qipan.server")
 
 
-def play_url(game_id: str, seat: int | None = None, token: str | None = None) -> str:
-    if seat is None:
-        return f"/play/{game_id}"
-    return f"/play/{game_id}?seat={seat}&token={token}"
+def play_url(game_id: str) -> str:
+    """The page of a game: anyone with it may watch."""
+    return f"/play/{game_id}"
+
+
+def seat_url(game_id: str, seat: int, token: str) -> str:
+    """A seat's own link (to open the seat on another device). The secret is in the fragment,
+    which browsers never send to the server."""
+    return f"/play/{game_id}#seat={seat}&token={token}"
+
+
+def invite_url(game_id: str, code: str) -> str:
+    """An invitation link; the page claims the seat with the code in the fragment."""
+    return f"/play/{game_id}#invite={code}"
+
+
+def seat_summary(seat: int, name: str, info: SeatRecord, connected: bool) -> dict[str, Any]:
+    """A seat as everyone may see it: who plays it and whether they are here (no secrets)."""
+    return {
+        "seat": seat,
+        "name": name,
+        "kind": info["kind"],
+        "level": info.get("level"),
+        "claimed": claimed(info),
+        "connected": info["kind"] == "ai" or connected,
+    }
 
 
 class LiveGame:
@@ -71,13 +93,7 @@ class LiveGame:
     def seat_summaries(self) -> list[dict[str, Any]]:
         connected = {c.seat for c in self.clients}
         return [
-            {
-                "seat": seat,
-                "name": self.match.players[seat],
-                "kind": info["kind"],
-                "level": info.get("level"),
-                "connected": info["kind"] == "ai" or seat in connected,
-            }
+            seat_summary(seat, self.match.players[seat], info, seat in connected)
             for seat, info in enumerate(self.row.seats)
         ]
 
@@ -95,17 +111,23 @@ class LiveGame:
         }
 
     def public_moves(self, seat: int | None) -> list[dict[str, Any]]:
-        """The move list as ``seat`` may see it (hidden chance outcomes masked by the game)."""
+        """The move list as ``seat`` may see it (hidden chance outcomes masked by the game).
+
+        Built once per move and seat, and kept: read it, never change it."""
         done = self._public.setdefault(seat, [])
         moves, states, actions = self.match.moves, self.match.states, self._actions
-        del done[len(moves):]
-        del actions[len(moves):]
         for ply in range(len(actions), len(moves)):
             actions.append(self.game.parse_action(states[ply], moves[ply].text))
         for ply in range(len(done), len(moves)):
             text = self.game.public_action_text(states[ply], actions[ply], seat)
             done.append({"ply": ply + 1, "player": moves[ply].player, "text": text})
         return done
+
+    def _forget(self, moves: int) -> None:
+        """Drop what was built for moves after the first ``moves`` (they were taken back)."""
+        del self._actions[moves:]
+        for done in self._public.values():
+            del done[moves:]
 
     def clocks(self) -> list[float] | None:
         """Seconds left on each clock; after a resignation or time-out, frozen at that moment."""
@@ -119,24 +141,38 @@ class LiveGame:
             clocks = running.clocks(now=self.row.finished)
         return None if clocks is None else [max(0.0, c) for c in clocks]
 
-    def update(self, seat: int | None) -> dict[str, Any]:
-        """The ``update`` message for a connection at ``seat`` (None: spectator)."""
+    def update(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
+        """The ``update`` message for a connection at ``seat`` (None: spectator).
+
+        ``moves`` holds the moves after ply ``since`` (None: the whole history, for a connection
+        that has none yet), and ``first`` says where they start, so a client can tell whether it
+        missed something. A game without a public history (``Game.public_history``) sends at
+        most the newest move while it runs, and its whole history once it is over."""
         match = self.match
         mover = match.to_move
+        ply = len(match.moves)
+        history = self.game.public_history or match.over
+        if history:
+            first = 0 if since is None or not self.game.public_history else since
+        else:
+            first = ply if since is None else max(since, ply - 1)
         moves = self.public_moves(seat)
         return {
             "type": "update",
             "game": self.id,
             "seat": seat,
+            "ply": ply,
+            "first": first,
+            "moves": moves[first:],
+            "history": history,
+            "last": moves[-1] if moves else None,
             "view": self.game.view(match.state, seat),
             "legal": match.legal_texts() if seat is not None and mover == seat else [],
             "to_move": "chance" if mover == CHANCE else mover,
-            "moves": list(moves),
-            "last": moves[-1] if moves else None,
             "clocks": self.clocks(),
             "result": match.result(),
             "seats": self.seat_summaries(),
-            "rematch": self.rematch_link(seat),
+            "rematch": None if self.row.rematch is None else {"id": self.row.rematch},
         }
 
     def frame(self, ply: int) -> dict[str, Any]:
@@ -144,6 +180,9 @@ class LiveGame:
         match = self.match
         if not 0 <= ply <= len(match.moves):
             raise NotFound(f"ply must be 0..{len(match.moves)}, not {ply}")
+        if not self.game.public_history and not match.over:
+            raise Conflict("the replay of this game is available once it is over (its moves are for the players "
+                           "to remember)")
         state = match.states[ply]
         mover = self.game.to_move(state)
         at_end = ply == len(match.moves)
@@ -167,22 +206,13 @@ class LiveGame:
             "seats": self.seat_summaries(),
         }
 
-    def rematch_link(self, seat: int | None) -> dict[str, Any] | None:
-        rematch = self.row.rematch
-        if rematch is None:
-            return None
-        if seat is None or self.row.seats[seat]["kind"] != "human":
-            return {"id": rematch, "url": play_url(rematch)}
-        new_seat, token = self.rematch_seat(seat)
-        return {"id": rematch, "url": play_url(rematch, new_seat, token)}
-
     def rematch_seat(self, seat: int) -> tuple[int, str]:
         """Where the human at ``seat`` sits in the rematch, and their token there."""
         return (seat + 1) % len(self.row.seats), derived_token(self.row.seats[seat]["token"], "rematch")
 
     def seat_for_token(self, token: object) -> int:
         for seat, info in enumerate(self.row.seats):
-            if info["kind"] == "human" and check_token(info["token"], token):
+            if info["kind"] == "human" and check_token(info.get("token"), token):
                 return seat
         raise AuthError("that token does not belong to any seat of this game")
 
@@ -196,8 +226,46 @@ class LiveGame:
         info = self.row.seats[seat]
         if info["kind"] != "human":
             raise AuthError(f"seat {seat} is played by the AI; join as a spectator instead")
+        if info.get("token") is None:
+            raise AuthError(f"nobody has claimed seat {seat} yet; open its invitation link")
         if not check_token(info["token"], token):
-            raise AuthError(f"wrong or missing token for seat {seat}; use the seat's invite link")
+            raise AuthError(f"wrong or missing token for seat {seat}")
+
+    # -- invitations -----------------------------------------------------------------------------
+
+    async def claim(self, code: object) -> tuple[int, str]:
+        """Take the seat an invitation code is for; its new token. AuthError for a code of no
+        seat, Conflict when the seat has been claimed already (every code works once)."""
+        async with self.lock:
+            seats = self.row.seats
+            seat = next((s for s, info in enumerate(seats) if check_token(info.get("invite"), code)), None)
+            if seat is None:
+                raise AuthError("that invitation is not valid for this game (it may have been replaced by a new "
+                                "one; ask whoever created the game)")
+            if claimed(seats[seat]):
+                raise Conflict(f"that invitation has been used: seat {seat} is taken")
+            token = new_token()
+            await self._save_seats({seat: {**seats[seat], "token": hash_token(token)}})
+        self.broadcast()
+        return seat, token
+
+    async def reissue_invites(self, token: object) -> dict[int, str]:
+        """New invitation codes for every human seat nobody has claimed (the old codes stop
+        working); only the creator's token may ask."""
+        seat = self.seat_for_token(token)
+        if not self.row.seats[seat].get("creator"):
+            raise AuthError("only the player who created the game can issue new invitations")
+        async with self.lock:
+            codes = {s: new_invite() for s, info in enumerate(self.row.seats) if not claimed(info)}
+            await self._save_seats({s: {**self.row.seats[s], "invite": hash_token(c)} for s, c in codes.items()})
+        return codes
+
+    async def _save_seats(self, changes: dict[int, SeatRecord]) -> None:
+        """Commit changed seat records, then keep them (held under the game's lock)."""
+        seats = [changes.get(s, info) for s, info in enumerate(self.row.seats)]
+        if changes:
+            await self.hub.writer.write(lambda c: self.hub.store.set_seats(self.id, seats, conn=c))
+        self.row.seats = seats
 
     # -- connections -----------------------------------------------------------------------------
 
@@ -222,14 +290,17 @@ class LiveGame:
         if not self.clients and self.match.over:
             self.hub.unload(self)
 
-    def broadcast(self, skip: Client | None = None) -> None:
-        """Queue the current update for every connection (built once per seat)."""
+    def broadcast(self, since: int | None = None, skip: Client | None = None) -> None:
+        """Queue an update for every connection (built once per seat) with the moves after ply
+        ``since`` (default: none, only the current position)."""
+        if since is None:
+            since = len(self.match.moves)
         cache: dict[int | None, str] = {}
         for client in list(self.clients):
             if client is skip:
                 continue
             if client.seat not in cache:
-                cache[client.seat] = dumps(self.update(client.seat))
+                cache[client.seat] = dumps(self.update(client.seat, since))
             client.push(cache[client.seat])
 
     # -- changes ---------------------------------------------------------------------------------
@@ -279,13 +350,14 @@ class LiveGame:
         except Exception:
             match.truncate(n0)
             match.forfeit_result = forfeit
+            self._forget(n0)
             raise GameError("the server could not save that; please try again") from None
         if result is not None:
             self.row.finished, self.row.result = finished, result
         for state in match.states[n0 + 1:]:
             self._observe(state)
         self.changed.set()
-        self.broadcast()
+        self.broadcast(since=n0)
         self.after_change()
 
     def _observe(self, state: Any) -> None:

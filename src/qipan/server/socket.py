@@ -1,21 +1,39 @@
-"""The WebSocket endpoint: one connection per seat or spectator, and the messages it accepts."""
+"""The WebSocket endpoint: one connection per seat or spectator, and the messages it accepts.
+
+A connection says who it is in its first message, never in its URL (URLs reach access logs)::
+
+    {"type": "hello", "seat": 0, "token": "..."}     a seat
+    {"type": "hello"}                                a spectator
+
+Nothing about the game is sent before a valid hello. A connection without one after
+:data:`HELLO_TIMEOUT` seconds gets an error and close code 4408; a wrong seat or token an error
+and 4403; an unknown game 4404; a game set aside as unavailable 4409. After the hello every
+message is answered (see :func:`handle`) and the connection stays open whatever it sends.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from qipan.core import GameError
-from qipan.server.connections import Client
-from qipan.server.errors import AuthError, NotFound
+from qipan.core import GameError, jsonsafe
+from qipan.core.errors import brief
+from qipan.server.connections import Client, dumps
+from qipan.server.errors import AuthError, NotFound, SetAside
 from qipan.server.hub import Hub
 from qipan.server.live import LiveGame
 
 MAX_MESSAGE = 8192
-"""Longest client WebSocket message (characters) the server reads; moves are far shorter."""
+"""Longest client WebSocket message (characters, or bytes of a binary frame) the server reads;
+moves are far shorter."""
+HELLO_TIMEOUT = 5.0
+"""Seconds a new connection has to send its hello before it is closed (code 4408)."""
+
+HELLO = '{"type": "hello", "seat": 0, "token": "..."} (spectators: {"type": "hello"})'
+EXAMPLE = '{"type": "move", "move": "a1b2"}'
 
 router = APIRouter()
 
@@ -24,28 +42,21 @@ router = APIRouter()
 async def play_socket(websocket: WebSocket, game_id: str) -> None:
     await websocket.accept()
     hub: Hub = websocket.app.state.hub
-
-    async def refuse(message: str, code: int) -> None:
-        await websocket.send_text(json.dumps({"type": "error", "error": message}))
-        await websocket.close(code)
-
-    try:
-        live = await hub.get(game_id)
-    except NotFound as exc:
-        await refuse(str(exc), 4404)
+    hello = await receive_hello(websocket)
+    if hello is None:
         return
-    raw_seat = websocket.query_params.get("seat")
-    seat: int | None = None
-    if raw_seat not in (None, "", "null"):
-        try:
-            seat = int(raw_seat)  # type: ignore[arg-type]
-        except ValueError:
-            await refuse(f"seat must be a seat number, not {raw_seat!r}", 4403)
-            return
     try:
-        live.check_seat(seat, websocket.query_params.get("token"))
+        seat = seat_of(hello)
+        live = await hub.get(game_id)
+        live.check_seat(seat, hello.get("token"))
+    except NotFound as exc:
+        await refuse(websocket, str(exc), 4404)
+        return
+    except SetAside as exc:
+        await refuse(websocket, str(exc), 4409)
+        return
     except AuthError as exc:
-        await refuse(str(exc), 4403)
+        await refuse(websocket, str(exc), 4403)
         return
 
     async def close(code: int) -> None:
@@ -53,55 +64,104 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
             await websocket.close(code)
 
     client = Client(seat, websocket.send_text, close)
-    live.join(client)
+    async with live.lock:  # the first update shows only committed moves
+        live.join(client)
     try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text")
-            if text is None:
-                text = (message.get("bytes") or b"").decode("utf-8", errors="replace")
-            reply = await handle(live, seat, text)
+        while (data := await receive(websocket)) is not None:
+            reply = await handle(live, seat, data)
             if reply is not None:
-                client.push(json.dumps(reply, ensure_ascii=False))
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+                client.push(dumps(reply))
     finally:
         await live.leave(client)
 
 
-async def handle(live: LiveGame, seat: int | None, text: str) -> dict[str, Any] | None:
-    """Answer one client message: None when the update broadcast is the answer, else a reply."""
-    if len(text) > MAX_MESSAGE:
-        return error(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
+async def receive(websocket: WebSocket) -> str | bytes | None:
+    """The next message's text (or a binary frame's bytes); None once the client has gone."""
     try:
-        message = json.loads(text)
-    except json.JSONDecodeError:
-        return error('messages must be JSON objects like {"type": "move", "move": "a1b2"}')
+        message = await websocket.receive()
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    data: str | bytes | None = message.get("text")
+    if data is None:
+        data = message.get("bytes") or b""
+    return data
+
+
+async def receive_hello(websocket: WebSocket) -> dict[str, Any] | None:
+    """Read messages until a hello (each other message gets an error); None when the client
+    left, or sent no hello in time (then it is told so and closed)."""
+    try:
+        async with asyncio.timeout(HELLO_TIMEOUT):
+            while (data := await receive(websocket)) is not None:
+                try:
+                    message = parse(data)
+                except GameError as exc:
+                    problem = str(exc)
+                else:
+                    if message.get("type") == "hello":
+                        return message
+                    problem = "the first message must say hello"
+                await websocket.send_text(dumps(error(f"{problem}; start with {HELLO}")))
+            return None
+    except TimeoutError:
+        await refuse(websocket, f"no hello within {HELLO_TIMEOUT:g} seconds; start with {HELLO}", 4408)
+        return None
+
+
+def seat_of(hello: dict[str, Any]) -> int | None:
+    seat = hello.get("seat")
+    if seat is None or (isinstance(seat, int) and not isinstance(seat, bool)):
+        return seat
+    raise AuthError(f"seat must be a seat number (or left out to watch), not {brief(seat, 40)}")
+
+
+async def refuse(websocket: WebSocket, message: str, code: int) -> None:
+    """Send an error and close the connection with ``code``."""
+    with contextlib.suppress(Exception):
+        await websocket.send_text(dumps(error(message)))
+        await websocket.close(code)
+
+
+def parse(data: str | bytes) -> dict[str, Any]:
+    """The message as a JSON object; GameError saying why it is not one."""
+    if len(data) > MAX_MESSAGE:
+        raise GameError(f"message too long ({len(data)} characters; at most {MAX_MESSAGE})")
+    try:
+        message = jsonsafe.loads(data)
+    except GameError as exc:
+        raise GameError(f"messages must be JSON objects like {EXAMPLE}: {exc}") from None
     if not isinstance(message, dict):
-        return error('messages must be JSON objects like {"type": "move", "move": "a1b2"}')
+        raise GameError(f"messages must be JSON objects like {EXAMPLE}")
+    return message
+
+
+async def handle(live: LiveGame, seat: int | None, data: str | bytes) -> dict[str, Any] | None:
+    """Answer one client message after its hello: None when the update broadcast is the answer,
+    else a reply (an error changes nothing)."""
+    try:
+        message = parse(data)
+    except GameError as exc:
+        return error(str(exc))
     kind = message.get("type")
     if kind == "ping":
         return {"type": "pong"}
-    if kind == "move":
-        move = message.get("move")
-        if not isinstance(move, str) or not move.strip():
-            return error('a move message needs "move": the move in notation, e.g. {"type": "move", "move": "a1b2"}')
-        try:
-            await live.act(seat, "move", move.strip())
-        except GameError as exc:
-            return error(str(exc))
-        return None
-    if kind == "resign":
-        try:
-            await live.act(seat, "resign")
-        except GameError as exc:
-            return error(str(exc))
-        return None
     if kind == "sync":
-        return live.update(seat)
-    return error(f"unknown message type {kind!r}; use move, resign, ping or sync")
+        async with live.lock:
+            return live.update(seat)
+    if kind in ("move", "resign"):
+        move = message.get("move") if kind == "move" else None
+        if kind == "move" and (not isinstance(move, str) or not move.strip()):
+            return error(f'a move message needs "move": the move in notation, e.g. {EXAMPLE}')
+        try:
+            await live.act(seat, kind, move.strip() if isinstance(move, str) else None)
+        except GameError as exc:
+            return error(str(exc))
+        return None
+    if kind == "hello":
+        return error("this connection has said hello already; open a new one to change seats")
+    return error(f"unknown message type {brief(kind, 40)}; use move, resign, ping or sync")
 
 
 def error(message: str) -> dict[str, Any]:

@@ -40,7 +40,8 @@ games_table = sa.Table(
     sa.Column("options", sa.JSON, nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),  # 0 where ``secret`` is set; whole-number seeds of old rows
     sa.Column("secret", sa.String(128), nullable=True),  # the game's secret (64 hex digits; see qipan.core.chance)
-    # [{"kind": "human"|"ai", "level": str|None, "token": sha256 hex|None}, ...]
+    # [{"kind": "human"|"ai", "level": str|None, "token": sha256 hex|None, "invite": sha256 hex|None,
+    #   "creator": bool}, ...] (see qipan.server.auth.SeatRecord; old rows lack invite and creator)
     sa.Column("seats", sa.JSON, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("started", sa.Float, nullable=False),
@@ -212,6 +213,11 @@ class Store:
                 )
 
         self._run(conn, work)
+
+    def set_seats(self, game_id: str, seats: list[dict[str, Any]], conn: Connection | None = None) -> None:
+        """Replace a game's seat records (a claimed invitation, re-issued invitations)."""
+        self._run(conn, lambda c: c.execute(
+            games_table.update().where(games_table.c.id == game_id).values(seats=seats)))
 
     def set_rematch(self, game_id: str, rematch_id: str, conn: Connection | None = None) -> None:
         self._run(

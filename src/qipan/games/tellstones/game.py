@@ -94,6 +94,7 @@ class Tellstones(Game[State, Action]):
     name = "tellstones"
     title = "Tellstones: King's Gambit"
     perfect_information = False
+    public_history = False  # which stone went where is for the players to remember
     variants = (
         Variant("standard", "two players, one line of seven stones"),
         Variant("round-table", "圓桌王策: four players in two teams (players 1+3 against 2+4)"),
