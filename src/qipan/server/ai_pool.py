@@ -1,33 +1,41 @@
 """AI seats in worker processes, so an AI thinking never holds the server's interpreter lock.
 
-Each game goes to one worker (by a hash of its id), which keeps that game's agents between moves:
-agents with memory (Tellstones) see every view exactly once, in order. A request carries the
-views the agent has not seen yet; a worker that lost them (restarted, or evicted the agent)
-answers ``resync`` and gets the whole history again.
+Requests wait in two queues: *foreground* (a game with a human seat: someone is waiting for the
+move) and *background* (all-AI games). A worker always takes a foreground request before a
+background one, and background requests may occupy at most ``background_workers`` workers at once,
+so with two or more workers a human never waits for an all-AI game's search (see
+:class:`Scheduler`). Workers keep each game's agents between moves, so a request goes to the
+worker that holds its agent while that worker is free; a foreground request whose worker is busy
+is taken by a free one. A request carries the views the agent has not seen yet; a worker that
+does not have them (another worker served the game meanwhile, it was restarted, or it evicted the
+agent) answers ``resync`` and gets the whole history again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import threading
-import zlib
-from collections import OrderedDict
-from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
 log = logging.getLogger("qipan.server")
 
-MAX_AGENTS = 2000
-"""Agents a worker keeps; the least recently used beyond this are dropped (and resynced)."""
+MAX_AGENTS = 1000
+"""Agents a worker keeps; the least recently used beyond this are dropped (and resynced). An
+agent between moves holds its game's positions and memory, tens of kilobytes."""
 
 THINK_LIMIT = 120
 """Seconds an AI may think before its worker is restarted and a random move is played."""
+
+FOREGROUND, BACKGROUND = 0, 1
+"""Request priorities: a game with a human seat, an all-AI game."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,8 @@ class Request:
     view: dict[str, Any]
     rng_key: bytes
     """The key of the AI's generator for this move (:func:`qipan.core.chance.event_key`)."""
+    forget: tuple[str, ...] = ()
+    """Agents the worker may drop first (their games are over)."""
 
 
 def _worker(conn: Connection) -> None:
@@ -59,6 +69,8 @@ def _worker(conn: Connection) -> None:
             return
         if request is None:
             return
+        for key in request.forget:
+            agents.pop(key, None)
         try:
             entry = agents.get(request.key)
             if request.first == 0:
@@ -80,28 +92,159 @@ def _worker(conn: Connection) -> None:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
 
-class AIProcesses:
-    """A fixed set of worker processes (started when first needed) and the calls into them."""
+@dataclass(eq=False)
+class Job:
+    """A queued request and where its answer goes."""
 
-    def __init__(self, workers: int):
+    request: Request
+    priority: int
+    answer: Callable[[tuple[str, Any]], None] = lambda reply: None
+    """Called with the worker's reply (from the worker's feeding thread)."""
+
+
+@dataclass
+class Scheduler:
+    """Which queued job each worker takes next: the policy alone (no processes, no locks).
+
+    A free worker takes the oldest foreground job, else (while fewer than ``background_workers``
+    workers are busy with background jobs) the oldest background job. Of those, it skips a job
+    whose agent another *free* worker holds (that worker takes it without a resync).
+    """
+
+    workers: int
+    background_workers: int
+    queues: tuple[deque[Job], deque[Job]] = field(default_factory=lambda: (deque(), deque()))
+    home: dict[str, int] = field(default_factory=dict)
+    """The worker that last served each agent (and so holds it)."""
+    running: dict[int, Job] = field(default_factory=dict)
+    forget: list[set[str]] = field(default_factory=list)
+    """Per worker: agents of finished games to drop with its next request."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.background_workers <= self.workers:
+            raise ValueError(f"background_workers must be 1..{self.workers}, not {self.background_workers}")
+        self.forget = [set() for _ in range(self.workers)]
+
+    def submit(self, job: Job) -> None:
+        self.queues[job.priority].append(job)
+
+    def cancel(self, job: Job) -> None:
+        with contextlib.suppress(ValueError):
+            self.queues[job.priority].remove(job)
+
+    def take(self, worker: int) -> Job | None:
+        """The job ``worker`` (free) runs next, now marked running; None: nothing for it."""
+        if worker in self.running:
+            return None
+        background_busy = sum(job.priority == BACKGROUND for job in self.running.values())
+        for priority in (FOREGROUND, BACKGROUND):
+            if priority == BACKGROUND and background_busy >= self.background_workers:
+                break
+            queue = self.queues[priority]
+            for job in queue:
+                home = self.home.get(job.request.key)
+                if home is None or home == worker or home in self.running:
+                    queue.remove(job)
+                    self.running[worker] = job
+                    self.home[job.request.key] = worker
+                    return job
+        return None
+
+    def done(self, worker: int) -> None:
+        self.running.pop(worker, None)
+
+    def drop(self, keys: Iterable[str]) -> None:
+        """Agents nobody will ask for again: each worker drops them with its next request."""
+        for key in keys:
+            self.home.pop(key, None)
+            for pending in self.forget:
+                if len(pending) < MAX_AGENTS:  # past that, the worker's own eviction copes
+                    pending.add(key)
+
+    def forgotten(self, worker: int) -> tuple[str, ...]:
+        """The agents ``worker`` should drop now (and forget that it should)."""
+        keys = tuple(self.forget[worker])
+        self.forget[worker].clear()
+        return keys
+
+
+class AIProcesses:
+    """A fixed set of worker processes (each started when first needed), one thread per worker
+    feeding it jobs as the :class:`Scheduler` says."""
+
+    def __init__(self, workers: int, background_workers: int | None = None):
+        if background_workers is None:
+            background_workers = max(1, workers // 2)
         self.workers = workers
         self.resyncs = 0  # how often a worker had to be sent an agent's whole history again
+        self.scheduler = Scheduler(workers, background_workers)
         self._context = multiprocessing.get_context("spawn")
         self._processes: list[Any] = [None] * workers
         self._pipes: list[Connection | None] = [None] * workers
-        self._locks = [threading.Lock() for _ in range(workers)]
-        self._threads = ThreadPoolExecutor(max_workers=2 * workers, thread_name_prefix="qipan-ai-pipe")
+        self._locks = [threading.Lock() for _ in range(workers)]  # one user of a process at a time
+        self._ready = threading.Condition()
+        self._closed = False
+        self._threads = [threading.Thread(target=self._serve, args=(i,), name=f"qipan-ai-feed-{i}", daemon=True)
+                         for i in range(workers)]
+        for thread in self._threads:
+            thread.start()
 
-    def worker_of(self, key: str) -> int:
-        return zlib.crc32(key.encode("utf-8")) % self.workers
+    def worker_of(self, key: str) -> int | None:
+        """The worker that holds the agent ``key`` (None: none yet)."""
+        with self._ready:
+            return self.scheduler.home.get(key)
 
-    async def choose(self, request: Request) -> tuple[str, Any]:
+    async def choose(self, request: Request, priority: int = FOREGROUND) -> tuple[str, Any]:
         """``("ok", action)``, ``("resync", None)`` or ``("error", message)``."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, self._call, self.worker_of(request.key), request)
+        future: asyncio.Future[tuple[str, Any]] = loop.create_future()
+
+        def answer(reply: tuple[str, Any]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
+                loop.call_soon_threadsafe(_resolve, future, reply)
+
+        job = Job(request, priority, answer)
+        with self._ready:
+            self.scheduler.submit(job)
+            self._ready.notify_all()
+        try:
+            return await future
+        except asyncio.CancelledError:
+            with self._ready:
+                self.scheduler.cancel(job)
+            raise
+
+    def forget(self, keys: Iterable[str]) -> None:
+        """The games of these agents are over: let the workers drop them."""
+        with self._ready:
+            self.scheduler.drop(keys)
+
+    def _serve(self, index: int) -> None:
+        while True:
+            with self._ready:
+                job = self.scheduler.take(index)
+                while job is None:
+                    if self._closed:
+                        return
+                    self._ready.wait()
+                    job = self.scheduler.take(index)
+                forget = self.scheduler.forgotten(index)
+                self._ready.notify_all()  # this worker is busy now: others may take its agents' jobs
+            request = dataclasses.replace(job.request, forget=forget) if forget else job.request
+            try:
+                reply = self._call(index, request)
+            except Exception as exc:  # never lose a job: its game waits for the answer
+                log.exception("AI worker %d failed", index)
+                reply = ("error", f"{type(exc).__name__}")
+            with self._ready:
+                self.scheduler.done(index)
+                self._ready.notify_all()
+            job.answer(reply)
 
     def _call(self, index: int, request: Request) -> tuple[str, Any]:
         with self._locks[index]:
+            if self._closed:
+                return ("error", "the server is shutting down")
             pipe = self._pipe(index)
             try:
                 pipe.send(request)
@@ -150,7 +293,24 @@ class AIProcesses:
             process.join(timeout=5)
 
     def close(self) -> None:
+        with self._ready:
+            self._closed = True
+            queued = [job for queue in self.scheduler.queues for job in queue]
+            for queue in self.scheduler.queues:
+                queue.clear()
+            self._ready.notify_all()
+        for job in queued:
+            job.answer(("error", "the server is shutting down"))
         for index in range(self.workers):
+            process = self._processes[index]
+            if process is not None and self._locks[index].locked():
+                process.kill()  # it is thinking: do not wait up to THINK_LIMIT
             with self._locks[index]:
                 self._stop(index)
-        self._threads.shutdown(wait=False, cancel_futures=True)
+        for thread in self._threads:
+            thread.join(timeout=5)
+
+
+def _resolve(future: asyncio.Future[tuple[str, Any]], reply: tuple[str, Any]) -> None:
+    if not future.done():
+        future.set_result(reply)

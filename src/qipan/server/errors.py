@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from qipan.core import GameError
 
 
@@ -15,3 +17,12 @@ class Conflict(GameError):
 
 class NotFound(GameError):
     """No game with that id (HTTP 404)."""
+
+
+class SetAside(Conflict):
+    """A game the server set aside because it cannot be resumed (HTTP 409, WebSocket close code
+    4409); ``summary`` is what the lobby shows of it (status "unavailable" and the reason)."""
+
+    def __init__(self, summary: dict[str, Any]):
+        super().__init__(f"this game is unavailable: {summary['reason']}")
+        self.summary = summary

@@ -16,9 +16,10 @@ from qipan.core.errors import brief
 from qipan.core.game import Game
 from qipan.server.ai_pool import AIProcesses
 from qipan.server.auth import SeatRecord, derived_token, hash_token, human_seat, new_game_id, new_seats
-from qipan.server.errors import Conflict, NotFound
+from qipan.server.errors import Conflict, NotFound, SetAside
+from qipan.server.expiry import Expiry, watch
 from qipan.server.live import LiveGame
-from qipan.server.store import GameRow, Store, Writer
+from qipan.server.store import BadRow, GameRow, Store, Writer
 
 log = logging.getLogger("qipan.server")
 
@@ -30,13 +31,17 @@ def parse_player(text: str) -> int | str:
 class Hub:
     """Every live game, the database, and the AI worker threads."""
 
-    def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2, ai_processes: bool = True):
+    def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2, ai_processes: bool = True,
+                 all_ai_workers: int | None = None, expiry: Expiry | None = None):
         self.store = store
         self.writer = Writer(store)
         self.ai_delay = ai_delay
         self.ai_pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="qipan-ai")
-        self.ai_processes = AIProcesses(ai_workers) if ai_processes else None
+        self.ai_processes = AIProcesses(ai_workers, all_ai_workers) if ai_processes else None
+        self.expiry = expiry or Expiry()
         self.games: dict[str, LiveGame] = {}
+        self.unavailable: dict[str, dict[str, Any]] = {}
+        """Games set aside because they cannot be resumed: id -> what the lobby shows of them."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading = asyncio.Lock()
 
@@ -105,7 +110,8 @@ class Hub:
         return live
 
     async def get(self, game_id: str) -> LiveGame:
-        """The live game ``game_id``, loaded from the database if needed (NotFound if none)."""
+        """The live game ``game_id``, loaded from the database if needed (NotFound if none,
+        SetAside if it cannot be loaded)."""
         live = self.games.get(game_id)
         if live is not None:
             return live
@@ -113,10 +119,18 @@ class Hub:
             live = self.games.get(game_id)
             if live is not None:
                 return live
-            row = await asyncio.to_thread(self.store.game, game_id)
-            if row is None:
-                raise NotFound(f"there is no game {game_id!r}")
-            live = await self._load(row)
+            if game_id in self.unavailable:
+                raise SetAside(self.unavailable[game_id])
+            row: GameRow | None = None
+            try:
+                row = await asyncio.to_thread(self.store.game, game_id)
+                if row is None:
+                    raise NotFound(f"there is no game {brief(game_id, 40)}")
+                live = await self._load(row)
+            except NotFound:
+                raise
+            except Exception as exc:
+                raise SetAside(self.set_aside(game_id, exc, row)) from None
             self.games[game_id] = live
         return live
 
@@ -132,6 +146,8 @@ class Hub:
             started=row.started,
         )
         match = Match.from_record(record)
+        if len(row.seats) != match.game.num_players:
+            raise BadRow(row.id, "its stored seats do not fit the game")
         live = LiveGame(self, row, match)
         if len(match.moves) > len(moves):  # resumed at a chance node: save the new outcomes
             extra = [(str(m.player), m.text, m.time) for m in match.moves[len(moves):]]
@@ -139,21 +155,50 @@ class Hub:
         return live
 
     async def resume_all(self) -> int:
-        """Load every unfinished game and restart its AI turns and clocks; return how many."""
-        rows = await asyncio.to_thread(self.store.unfinished)
+        """Load every unfinished game, restart its AI turns and clocks, and start watching for
+        games to expire; return how many games were resumed. A game that cannot be resumed is
+        set aside (logged, and shown as unavailable) and the others start."""
+        ids = await asyncio.to_thread(self.store.unfinished_ids)
         count = 0
-        for row in rows:
-            if row.id in self.games:
+        for game_id in ids:
+            if game_id in self.games:
                 continue
+            live: LiveGame | None = None
+            row: GameRow | None = None
             try:
+                row = await asyncio.to_thread(self.store.game, game_id)
+                if row is None or row.finished is not None:
+                    continue  # (listed from a damaged database: every game, the finished too)
                 live = await self._load(row)
-            except Exception:
-                log.exception("could not resume game %s (%s)", row.id, row.game)
+                self.games[game_id] = live
+                live.after_change()
+            except Exception as exc:
+                if live is not None:
+                    live.stop()
+                    self.games.pop(game_id, None)
+                self.set_aside(game_id, exc, row)
                 continue
-            self.games[row.id] = live
-            live.after_change()
             count += 1
+        if self.unavailable:
+            log.warning("%d game(s) could not be resumed and are set aside (listed as unavailable)",
+                        len(self.unavailable))
+        self.spawn(watch(self, self.expiry))
         return count
+
+    def set_aside(self, game_id: str, exc: Exception, row: GameRow | None = None) -> dict[str, Any]:
+        """Keep a game that cannot be loaded out of play, log why, and return its lobby summary."""
+        if isinstance(exc, BadRow):
+            reason = exc.reason
+            log.warning("game %s is unavailable: %s%s", game_id, reason, f" ({exc.detail})" if exc.detail else "")
+        elif isinstance(exc, GameError):
+            reason = f"it cannot be replayed ({brief(str(exc), 120)[1:-1]})"
+            log.warning("game %s is unavailable: %s", game_id, reason)
+        else:
+            reason = "it could not be restored (the server log says why)"
+            log.error("game %s is unavailable: it could not be restored", game_id, exc_info=exc)
+        summary = unavailable_summary(exc if isinstance(exc, BadRow) else row or BadRow(game_id, reason), reason)
+        self.unavailable[game_id] = summary
+        return summary
 
     def release(self, live: LiveGame) -> None:
         """Forget a finished game nobody is watching (it was loaded for one request)."""
@@ -164,6 +209,8 @@ class Hub:
         if self.games.get(live.id) is live:
             live.stop()
             del self.games[live.id]
+            if self.ai_processes is not None and live.agents and live.match.over:
+                self.ai_processes.forget(live.agent_key(seat) for seat in live.agents)
 
     async def rematch(self, live: LiveGame, token: object) -> tuple[LiveGame, int, str]:
         """The rematch of a finished game (created on the first request); the requester's new seat
@@ -189,6 +236,17 @@ class Hub:
         return new, new_seat, new_tok
 
 
+def unavailable_summary(row: GameRow | BadRow, reason: str) -> dict[str, Any]:
+    """What the lobby shows of a game that cannot be played: its id, game, creation time and why
+    (nothing else of a damaged row is trusted; its moves count as 0)."""
+    if isinstance(row, BadRow):
+        game_id, game, variant, created = row.game_id, row.game, "?", row.created
+    else:
+        game_id, game, variant, created = row.id, row.game, row.variant, row.created
+    return {"id": game_id, "game": game[:64], "variant": variant[:64], "options": {}, "seats": [],
+            "status": "unavailable", "reason": reason, "result": None, "moves": 0, "created": created}
+
+
 def rematch_record(old: SeatRecord) -> SeatRecord:
     """A seat's record in the rematch, from its record in the finished game."""
     if old["kind"] != "human":
@@ -208,6 +266,7 @@ def creator_seat(specs: list[dict[str, Any]], seat: object) -> int | None:
         choices = ", ".join(map(str, humans)) or "none: every seat is an AI"
         raise GameError(f'"seat" must be the number of a human seat ({choices}), not {brief(seat)}')
     return seat
+
 
 def seat_specs(game: Game[Any, Any], seats: object) -> list[dict[str, Any]]:
     """Check the ``seats`` of a create request; default: every seat human."""

@@ -12,14 +12,15 @@ import contextlib
 import copy
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from qipan.ai import make_agent
-from qipan.ai.agent import Agent
+from qipan.ai.agent import Agent, RandomAgent
 from qipan.core import CHANCE, GameError, Match
 from qipan.core.chance import KeyedRandom, event_key
 from qipan.core.game import Game
-from qipan.server.ai_pool import Request
+from qipan.server.ai_pool import BACKGROUND, FOREGROUND, Request
 from qipan.server.auth import SeatRecord, check_token, claimed, derived_token, hash_token, new_invite, new_token
 from qipan.server.connections import Client, dumps
 from qipan.server.errors import AuthError, Conflict, NotFound
@@ -331,6 +332,18 @@ class LiveGame:
                 raise
             await self._commit(before)
 
+    async def conclude(self, end: Callable[[Match], bool]) -> bool:
+        """End the game from outside play (expiry): under the lock, ``end`` ends the match or
+        returns False to leave it; the ending is committed and announced like a move."""
+        async with self.lock:
+            if self.match.over:
+                return False
+            before = self._snapshot()
+            if not end(self.match):
+                return False
+            await self._commit(before)
+        return True
+
     def _snapshot(self) -> tuple[int, dict[str, Any] | None]:
         match = self.match
         return len(match.moves), match.forfeit_result
@@ -394,7 +407,9 @@ class LiveGame:
         view = self.game.view(state, seat)
         text: str | None = None
         try:
-            if self.hub.ai_processes is not None:
+            if isinstance(agent, RandomAgent):
+                action = agent.choose(self.game, view, rng)  # as cheap as the fallback: never queued
+            elif self.hub.ai_processes is not None:
                 action = await self._choose_in_worker(seat, view, key)
             else:
                 action = await asyncio.get_running_loop().run_in_executor(
@@ -416,6 +431,10 @@ class LiveGame:
             self._ai_task = None
         self.after_change()
 
+    def agent_key(self, seat: int) -> str:
+        """The name of an AI seat's agent in the worker processes."""
+        return f"{self.id}:{seat}"
+
     async def _choose_in_worker(self, seat: int, view: dict[str, Any], rng_key: bytes) -> Any:
         """The AI's choice from its worker process, sending the views it has not seen yet."""
         pool = self.hub.ai_processes
@@ -423,9 +442,11 @@ class LiveGame:
         for _ in range(2):
             first = self._synced.get(seat, 0)
             views = [self.game.view(s, seat) for s in self.match.states[1 + first:]]
-            request = Request(f"{self.id}:{seat}", self.game.name, self.game.variant, dict(self.game.config),
+            request = Request(self.agent_key(seat), self.game.name, self.game.variant, dict(self.game.config),
                               self.row.seats[seat]["level"], first, views, view, rng_key)
-            status, value = await pool.choose(request)
+            # A game with a human seat has someone waiting for this move: it goes first.
+            human = any(info["kind"] == "human" for info in self.row.seats)
+            status, value = await pool.choose(request, FOREGROUND if human else BACKGROUND)
             if status == "ok":
                 self._synced[seat] = first + len(views)
                 return value

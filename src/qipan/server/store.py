@@ -16,9 +16,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import math
 import queue
+import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
+
+from qipan.core import GameError, jsonsafe
 
 log = logging.getLogger("qipan.server")
 
@@ -79,6 +83,34 @@ class GameRow:
     rematch: str | None = None
 
 
+class StoreError(Exception):
+    """The database cannot be opened at all (the message is one line for the operator)."""
+
+
+class BadRow(Exception):
+    """A stored game that cannot be read back: damaged values, or pages the database cannot read.
+
+    ``reason`` is short and safe to show to anyone; ``game`` and ``created`` are what could be
+    read (for the lobby list)."""
+
+    def __init__(self, game_id: str, reason: str, game: str = "?", created: float = 0.0, detail: str = ""):
+        super().__init__(f"game {game_id}: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+        self.game = game
+        self.created = created
+        self.detail = detail
+        """What the database said, for the operator's log."""
+
+
+class WriteFailed(Exception):
+    """A write that did not commit (nothing of it was saved); ``full``: the database is full."""
+
+    def __init__(self, full: bool):
+        super().__init__("the database is full" if full else "the database write failed")
+        self.full = full
+
+
 @dataclass
 class MoveRow:
     """One row of ``moves``: ply counts from 0 in record order (chance outcomes included)."""
@@ -111,6 +143,18 @@ def normalise_url(url: str | None, default_dir: Path | None = None) -> str:
             return "postgresql+psycopg://" + url[len(prefix):]
     if "://" not in url:
         return f"sqlite:///{Path(url).expanduser().resolve()}"
+    return url
+
+
+def safe_url(url: str) -> str:
+    """The database URL without a password, for logs and messages.
+
+    >>> safe_url("postgresql+psycopg://qipan:secret@db.example/qipan")
+    'postgresql+psycopg://***@db.example/qipan'
+    """
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.rsplit('@', 1)[1]}"
     return url
 
 
@@ -153,12 +197,100 @@ def _to_db(row: GameRow) -> dict[str, Any]:
     return data
 
 
-def _from_db(data: Any) -> GameRow:
-    data = dict(data)
-    secret = data.pop("secret", None)
+_JSON_COLUMNS = ("options", "seats", "result")
+MAX_STORED_JSON = 1 << 20
+"""Longest stored JSON value (characters) read back; a game's settings and seats are far shorter."""
+
+
+def _readable_columns() -> list[Any]:
+    """The ``games`` columns with JSON read as text, so one damaged value cannot sink a query."""
+    return [sa.cast(c, sa.Text).label(c.name) if c.name in _JSON_COLUMNS else c for c in games_table.c]
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _seat_ok(seat: object) -> bool:
+    if not isinstance(seat, dict) or seat.get("kind") not in ("human", "ai"):
+        return False
+    if seat["kind"] == "ai" and not isinstance(seat.get("level"), str):
+        return False
+    return all(isinstance(seat.get(k), str | None) for k in ("level", "token", "invite"))
+
+
+def _result_ok(result: object) -> bool:
+    if result is None:
+        return True
+    if not isinstance(result, dict) or not isinstance(result.get("text"), str):
+        return False
+    returns = result.get("returns")
+    return isinstance(returns, list) and all(_number(r) for r in returns)
+
+
+def decode_row(data: Mapping[str, Any]) -> GameRow:
+    """A :class:`GameRow` from a ``games`` row read with :func:`_readable_columns`, checked
+    field by field; :class:`BadRow` says what is damaged."""
+    game_id = data.get("id")
+    if not isinstance(game_id, str):
+        raise BadRow("?", "its id is damaged")
+    game, created = data.get("game"), data.get("created")
+    name = game if isinstance(game, str) else "?"
+    when = float(created) if isinstance(created, int | float) and _number(created) else 0.0
+
+    def bad(reason: str) -> BadRow:
+        return BadRow(game_id, reason, name, when)
+
+    values = dict(data)
+    for column in _JSON_COLUMNS:
+        text = values[column]
+        if text is None:
+            continue
+        try:
+            values[column] = jsonsafe.loads(text, max_chars=MAX_STORED_JSON)
+        except GameError:
+            raise bad(f"its stored {column} cannot be read") from None
+    if not isinstance(game, str) or not isinstance(values["variant"], str):
+        raise bad("its stored game or variant is damaged")
+    if not isinstance(values["options"], dict):
+        raise bad("its stored options are damaged")
+    seats = values["seats"]
+    if not isinstance(seats, list) or not all(_seat_ok(seat) for seat in seats):
+        raise bad("its stored seats are damaged")
+    if not all(_number(values[c]) for c in ("created", "started")) or not (
+            values["finished"] is None or _number(values["finished"])):
+        raise bad("its stored times are damaged")
+    if not _result_ok(values["result"]):
+        raise bad("its stored result is damaged")
+    secret, seed = values.pop("secret", None), values["seed"]
     if secret is not None:
-        data["seed"] = secret
-    return GameRow(**data)
+        if not isinstance(secret, str):
+            raise bad("its stored secret is damaged")
+        values["seed"] = secret
+    elif not isinstance(seed, int) or isinstance(seed, bool):
+        raise bad("its stored seed is damaged")
+    if not (values["rematch"] is None or isinstance(values["rematch"], str)):
+        values["rematch"] = None  # a damaged link to the rematch loses only the link
+    return GameRow(**values)
+
+
+def _move(row: Any) -> MoveRow:
+    ply, player, text, time = row
+    if not (isinstance(player, str) and isinstance(text, str) and (time is None or _number(time))):
+        raise ValueError("damaged move")
+    return MoveRow(ply, player, text, time)
+
+
+def _is_full(exc: BaseException) -> bool:
+    """Whether a failed write failed because the database (or its disk) is full."""
+    orig = getattr(exc, "orig", exc)
+    return getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or getattr(orig, "sqlstate", None) == "53100"
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None) or exc
+    lines = str(orig).strip().splitlines()
+    return lines[0] if lines else type(orig).__name__
 
 
 class Store:
@@ -167,8 +299,12 @@ class Store:
     def __init__(self, url: str, sqlite_sync: str = "normal"):
         self.url = url
         self.engine = make_engine(url, sqlite_sync)
-        metadata.create_all(self.engine)
-        self._migrate()
+        try:
+            metadata.create_all(self.engine)
+            self._migrate()
+        except sa.exc.SQLAlchemyError as exc:
+            self.engine.dispose()
+            raise StoreError(f"cannot open the database {safe_url(url)}: {_first_line(exc)}") from None
 
     def _migrate(self) -> None:
         """Bring a database made by an older qipan up to date (columns added since)."""
@@ -237,47 +373,97 @@ class Store:
     # -- reads -----------------------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow | None:
-        with self.engine.connect() as c:
-            row = c.execute(games_table.select().where(games_table.c.id == game_id)).mappings().first()
-        return _from_db(row) if row is not None else None
+        """The game ``game_id`` (None: there is none); BadRow if it cannot be read back."""
+        query = sa.select(*_readable_columns()).where(games_table.c.id == game_id)
+        try:
+            with self.engine.connect() as c:
+                row = c.execute(query).mappings().first()
+        except sa.exc.DatabaseError as exc:
+            raise BadRow(game_id, "its data cannot be read from the database", detail=_first_line(exc)) from None
+        return decode_row(dict(row)) if row is not None else None
 
     def moves(self, game_id: str) -> list[MoveRow]:
+        """The game's moves in order; BadRow if they cannot be read back."""
         query = (
             sa.select(moves_table.c.ply, moves_table.c.player, moves_table.c.text, moves_table.c.time)
             .where(moves_table.c.game_id == game_id)
             .order_by(moves_table.c.ply)
         )
-        with self.engine.connect() as c:
-            return [MoveRow(*r) for r in c.execute(query)]
+        try:
+            with self.engine.connect() as c:
+                rows = c.execute(query).all()
+            return [_move(r) for r in rows]
+        except sa.exc.DatabaseError as exc:
+            raise BadRow(game_id, "its moves cannot be read from the database", detail=_first_line(exc)) from None
+        except ValueError:
+            raise BadRow(game_id, "its stored moves are damaged") from None
 
-    def unfinished(self) -> list[GameRow]:
-        query = games_table.select().where(games_table.c.finished.is_(None)).order_by(games_table.c.created)
-        with self.engine.connect() as c:
-            return [_from_db(r) for r in c.execute(query).mappings()]
+    def unfinished_ids(self) -> list[str]:
+        """The ids of every unfinished game, oldest first. If the database cannot be read that
+        way (damaged pages), every id it can still list, the finished ones included (reading
+        each game then tells which are unfinished)."""
+        query = sa.select(games_table.c.id).where(games_table.c.finished.is_(None)).order_by(games_table.c.created)
+        try:
+            with self.engine.connect() as c:
+                return list(c.execute(query).scalars())
+        except sa.exc.DatabaseError as exc:
+            log.error("the database is damaged (%s); reading its games one by one", _first_line(exc))
+        return list(self._all_ids())
 
-    def list_games(self, finished: bool | None, limit: int) -> list[tuple[GameRow, int]]:
-        """The newest games (all, finished, or unfinished) with their move counts."""
-        counts = (
-            sa.select(moves_table.c.game_id, sa.func.count().label("n"))
-            .group_by(moves_table.c.game_id)
-            .subquery()
+    def _all_ids(self) -> list[str]:
+        """Every game id the database can still list (up to the first unreadable page)."""
+        ids: list[str] = []
+        try:
+            with self.engine.connect() as c:
+                ids.extend(c.execute(sa.select(games_table.c.id)).scalars())
+        except sa.exc.DatabaseError as exc:
+            log.error("could not list every game (%s); the ones after the damage are left out", _first_line(exc))
+        return ids
+
+    def list_games(self, finished: bool | None, limit: int) -> list[tuple[GameRow | BadRow, int]]:
+        """The newest games (all, finished, or unfinished) with their move counts; a game that
+        cannot be read back comes as its :class:`BadRow`."""
+        count = (
+            sa.select(sa.func.count())
+            .where(moves_table.c.game_id == games_table.c.id)
+            .scalar_subquery()
+            .label("n")
         )
-        query = sa.select(games_table, sa.func.coalesce(counts.c.n, 0).label("n")).outerjoin(
-            counts, counts.c.game_id == games_table.c.id
-        )
+        query = sa.select(*_readable_columns(), count)
         if finished is True:
             query = query.where(games_table.c.finished.is_not(None))
         elif finished is False:
             query = query.where(games_table.c.finished.is_(None))
         query = query.order_by(games_table.c.created.desc(), games_table.c.id).limit(limit)
-        with self.engine.connect() as c:
-            rows = c.execute(query).mappings().all()
-        result = []
+        try:
+            with self.engine.connect() as c:
+                rows = c.execute(query).mappings().all()
+        except sa.exc.DatabaseError as exc:
+            log.error("the database is damaged (%s); listing its games one by one", _first_line(exc))
+            return self._list_one_by_one(finished, limit)
+        result: list[tuple[GameRow | BadRow, int]] = []
         for r in rows:
             data = dict(r)
-            n = int(data.pop("n"))
-            result.append((_from_db(data), n))
+            n = int(data.pop("n") or 0)
+            try:
+                result.append((decode_row(data), n))
+            except BadRow as bad:
+                result.append((bad, n))
         return result
+
+    def _list_one_by_one(self, finished: bool | None, limit: int) -> list[tuple[GameRow | BadRow, int]]:
+        found: list[tuple[GameRow | BadRow, int]] = []
+        for game_id in self._all_ids():
+            try:
+                row = self.game(game_id)
+                n = len(self.moves(game_id))
+            except BadRow as bad:
+                found.append((bad, 0))
+                continue
+            if row is not None and (finished is None or (row.finished is not None) == finished):
+                found.append((row, n))
+        found.sort(key=lambda item: -item[0].created)
+        return found[:limit]
 
 
 Job = Callable[[Connection], None]
@@ -331,11 +517,15 @@ class Writer:
             with self.store.engine.begin() as conn:
                 for job, _ in batch:
                     job(conn)
-        except Exception:
+        except Exception as exc:
             if len(batch) == 1:
-                log.exception("database write failed")
+                full = _is_full(exc)
+                if full:
+                    log.error("database write failed: the database or its disk is full")
+                else:
+                    log.exception("database write failed")
                 if not batch[0][1].done():  # a cancelled caller (shutdown) needs no answer
-                    batch[0][1].set_exception(RuntimeError("the database write failed"))
+                    batch[0][1].set_exception(WriteFailed(full))
                 return
             for one in batch:
                 self._commit([one])
