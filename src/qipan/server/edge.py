@@ -93,8 +93,14 @@ class Edge:
     async def _admit(self, scope: Scope, receive: Receive, send: Send, client: str, websocket: bool) -> None:
         refuse = self._refuse_websocket if websocket else self._refuse_http
         headers = scope.get("headers") or []
-        if len(headers) > self.guard.limits.max_headers:
-            await refuse(scope, receive, send, 431, f"too many headers (at most {self.guard.limits.max_headers})")
+        limits = self.guard.limits
+        if len(headers) > limits.max_headers:
+            await refuse(scope, receive, send, 431, f"too many headers (at most {limits.max_headers})")
+            return
+        head = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + \
+            sum(len(name) + len(value) + 4 for name, value in headers)
+        if head > limits.max_head:
+            await refuse(scope, receive, send, 431, f"request head too long (at most {limits.max_head} bytes)")
             return
         method = scope.get("method", "GET")
         changing = method in CHANGING_METHODS

@@ -67,7 +67,10 @@ class Limits:
     max_body: int = 16_384
     """Longest request body in bytes (413 beyond; a longer Content-Length is refused unread)."""
     max_headers: int = 64
-    """Most request headers (431 beyond). Their total size is capped by the HTTP parser."""
+    """Most request headers (431 beyond)."""
+    max_head: int = 16_384
+    """Longest request head in bytes: request line and headers (431 beyond; ``qipan serve``'s
+    HTTP parser also stops reading a longer one, with a 400)."""
     body_timeout: float = 10.0
     """Seconds a client may take to send a request body (408 beyond)."""
     create_rate: Rate | None = Rate(30, 60.0)
@@ -87,6 +90,7 @@ class Limits:
         checks: list[tuple[str, float, float, float]] = [
             ("max_body", self.max_body, 256, 64 * 2**20),
             ("max_headers", self.max_headers, 8, 1_000),
+            ("max_head", self.max_head, 1_024, 2**20),
             ("body_timeout", self.body_timeout, 0.1, 3_600),
             ("client_connections", self.client_connections, 0, 1_000_000),
             ("total_connections", self.total_connections, 0, 1_000_000),
