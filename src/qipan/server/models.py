@@ -199,7 +199,9 @@ class Summary(Answer):
     variant: str
     options: dict[str, Any]
     seats: list[SeatSummary]
-    status: Literal["playing", "finished"]
+    status: Literal["playing", "finished", "unavailable"] = Field(
+        description="unavailable: the server set the game aside because it cannot be resumed (see reason)")
+    reason: str | None = Field(None, description="why an unavailable game cannot be played")
     result: Result | None
     moves: int
     created: Number
