@@ -226,6 +226,15 @@ class Guard:
         rate: Rate | None = getattr(self.limits, f"{name}_rate")
         return 0.0 if rate is None else self.limiter.take(name, client, rate)
 
+    def refusal(self, name: str, scope: Any) -> str | None:
+        """None when the client of this ASGI ``scope`` may go ahead with a ``name`` event (it is
+        counted), else a sentence saying how long to wait."""
+        wait = self.wait(name, client_key(scope))
+        return f"too many {EVENTS[name]}; wait {retry_after(wait)} s" if wait else None
+
+
+EVENTS = {"create": "games created", "join": "connections opened or seats claimed", "message": "messages"}
+
 
 def retry_after(seconds: float) -> str:
     """A Retry-After header value: whole seconds, at least 1."""

@@ -68,7 +68,8 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
         live.join(client)
     try:
         while (data := await receive(websocket)) is not None:
-            reply = await handle(live, seat, data)
+            too_many = websocket.app.state.guard.refusal("message", websocket.scope)  # the connection stays
+            reply = error(too_many) if too_many else await handle(live, seat, data)
             if reply is not None:
                 client.push(dumps(reply))
     finally:
@@ -95,6 +96,9 @@ async def receive_hello(websocket: WebSocket) -> dict[str, Any] | None:
     try:
         async with asyncio.timeout(HELLO_TIMEOUT):
             while (data := await receive(websocket)) is not None:
+                if too_many := websocket.app.state.guard.refusal("message", websocket.scope):
+                    await websocket.send_text(dumps(error(too_many)))
+                    continue
                 try:
                     message = parse(data)
                 except GameError as exc:
