@@ -272,3 +272,16 @@ def test_the_engine_process_survives_hostile_lines() -> None:
     assert "longer than 1048576 bytes" in answers[8]["error"] and "UTF-8" in answers[9]["error"]
     assert answers[11]["ok"] and answers[12]["error"] == "nothing to undo" and not answers[13]["ok"]
     assert answers[14]["ok"] and answers[15] == {"ok": True, "bye": True}
+
+
+def test_load_at_a_chance_node_draws_it_in_automatic_mode() -> None:
+    session = EngineSession()
+    session.handle('{"cmd": "new", "game": "kelighine", "seed": 4}')
+    start = session.handle('{"cmd": "state"}')["state"]
+    session.handle('{"cmd": "new", "game": "kelighine", "seed": 4, "chance": "manual"}')
+    state = session.handle('{"cmd": "state"}')["state"]  # the opening roll is still to come
+    session.handle('{"cmd": "new", "game": "kelighine", "seed": 4}')
+    loaded = session.handle(json.dumps({"cmd": "load", "state": state}))
+    assert loaded["ok"] and loaded["to_move"] != "chance" and loaded["chance"]
+    assert session.handle('{"cmd": "play", "move": "roll:6"}')["ok"] is False
+    assert session.handle(json.dumps({"cmd": "load", "state": start}))["to_move"] != "chance"

@@ -254,11 +254,12 @@ class EngineSession:
         if "state" not in request:
             raise GameError('load needs "state": a state as returned by {"cmd": "state"}')
         state = match.game.state_from_json(request["state"])
-        match.states[:] = [state]
-        match.moves.clear()
+        match.restart_from(state)
         self.agents.clear()
-        match.forfeit_result = None
-        return self._status()
+        answer = self._status()
+        if match.moves:  # automatic chance resolved a chance node at once
+            answer["chance"] = [m.text for m in match.moves]
+        return answer
 
     def view(self, request: Answer) -> Answer:
         match = self._match()

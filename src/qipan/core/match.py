@@ -206,6 +206,16 @@ class Match:
             self._pop()
         self.forfeit_result = None
 
+    def restart_from(self, state: Any) -> None:
+        """Continue from ``state`` with no history (the engine's ``load``). In automatic-chance
+        mode a chance node is resolved at once, as after any move."""
+        self.states = [state]
+        self.moves = []
+        self.chance_events = 0
+        self.forfeit_result = None
+        self._clock_cache = None
+        self._advance_chance()
+
     # -- records ---------------------------------------------------------------------------------
 
     def record(self) -> Record:
