@@ -63,10 +63,9 @@ def start_server(db: str, port: int, log: Path, sync: str) -> subprocess.Popen[b
 async def player(ws_base: str, created: dict[str, Any], seat: int, moves: int, think: float, rng: random.Random,
                  latencies: list[float], ready: asyncio.Barrier, go: asyncio.Event) -> int:
     """Play ``seat`` until the game has ``moves`` plies or ends; return how many moves it made."""
-    token = created["seats"][seat]["token"]
     made = 0
-    async with connect(f"{ws_base}/ws/games/{created['id']}?seat={seat}&token={token}",
-                       max_size=2**22, ping_interval=None) as ws:
+    async with connect(f"{ws_base}/ws/games/{created['id']}", max_size=2**22, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "seat": seat, "token": created["tokens"][seat]}))
         first = json.loads(await ws.recv())
         await ready.wait()
         await go.wait()
@@ -77,7 +76,7 @@ async def player(ws_base: str, created: dict[str, Any], seat: int, moves: int, t
             if message["type"] == "error":
                 raise RuntimeError(f"server error: {message['error']}")
             if message["type"] == "update":
-                ply = len(message["moves"])
+                ply = message["ply"]
                 if sent_at is not None and ply > sent_ply:
                     latencies.append(time.perf_counter() - sent_at)
                     sent_at = None
@@ -106,6 +105,11 @@ async def run(args: argparse.Namespace, base: str) -> None:
                 reply = await http.post("/api/games", json=body)
                 reply.raise_for_status()
                 data: dict[str, Any] = reply.json()
+                data["tokens"] = {data["seat"]: data["token"]}
+                for seat in data["seats"]:  # each invited player claims their seat
+                    if seat.get("invite"):
+                        claim = await http.post(f"/api/games/{data['id']}/claim", json={"invite": seat["invite"]})
+                        data["tokens"][seat["seat"]] = claim.raise_for_status().json()["token"]
                 return data
 
         games = await asyncio.gather(*(create() for _ in range(args.games)))

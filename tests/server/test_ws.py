@@ -227,6 +227,7 @@ HOSTILE: list[tuple[str | bytes, str]] = [
     ('{"type": "move", "move": "zz99"}', "is not a cell"),
     ('{"type": "move", "move": "a1a2"}', "illegal move"),
     ('{"type": "move", "move": "' + "a" * 9000 + '"}', "message too long"),
+    ('{"type": "move", "move": "' + "a" * 8000 + '"}', "at most 200 characters"),
     ("[" * 1500 + "]" * 1500, "nested deeper"),
     ('{"type": "move", "move": ' + "9" * 5000 + "}", "number too long"),
     ('{"type": "move", "move": NaN}', "finite"),

@@ -29,6 +29,8 @@ from qipan.server.live import LiveGame
 MAX_MESSAGE = 8192
 """Longest client WebSocket message (characters, or bytes of a binary frame) the server reads;
 moves are far shorter."""
+MAX_MOVE = 200
+"""Longest move notation read (real ones are a few dozen characters at most; random play saw 14)."""
 HELLO_TIMEOUT = 5.0
 """Seconds a new connection has to send its hello before it is closed (code 4408)."""
 
@@ -158,6 +160,8 @@ async def handle(live: LiveGame, seat: int | None, data: str | bytes) -> dict[st
         move = message.get("move") if kind == "move" else None
         if kind == "move" and (not isinstance(move, str) or not move.strip()):
             return error(f'a move message needs "move": the move in notation, e.g. {EXAMPLE}')
+        if isinstance(move, str) and len(move) > MAX_MOVE:
+            return error(f"a move is at most {MAX_MOVE} characters of notation, not {len(move)}")
         try:
             await live.act(seat, kind, move.strip() if isinstance(move, str) else None)
         except GameError as exc:
