@@ -169,8 +169,9 @@ class Scheduler:
 
 
 class AIProcesses:
-    """A fixed set of worker processes (each started when first needed), one thread per worker
-    feeding it jobs as the :class:`Scheduler` says."""
+    """A fixed set of worker processes (all started with the first request, so a worker kept
+    free for humans is ready when one needs it), one thread per worker feeding it jobs as the
+    :class:`Scheduler` says."""
 
     def __init__(self, workers: int, background_workers: int | None = None):
         if background_workers is None:
@@ -184,6 +185,8 @@ class AIProcesses:
         self._locks = [threading.Lock() for _ in range(workers)]  # one user of a process at a time
         self._ready = threading.Condition()
         self._closed = False
+        self._wanted = False  # a request has come: every worker process should be up
+        self._warmed = [False] * workers  # this worker's process was started ahead of its first job
         self._threads = [threading.Thread(target=self._serve, args=(i,), name=f"qipan-ai-feed-{i}", daemon=True)
                          for i in range(workers)]
         for thread in self._threads:
@@ -206,6 +209,7 @@ class AIProcesses:
         job = Job(request, priority, answer)
         with self._ready:
             self.scheduler.submit(job)
+            self._wanted = True
             self._ready.notify_all()
         try:
             return await future
@@ -226,8 +230,20 @@ class AIProcesses:
                 while job is None:
                     if self._closed:
                         return
+                    if self._wanted and not self._warmed[index]:
+                        self._warmed[index] = True
+                        break
                     self._ready.wait()
                     job = self.scheduler.take(index)
+            if job is None:  # start this worker before anyone waits for it
+                try:
+                    with self._locks[index]:
+                        if not self._closed:
+                            self._pipe(index)
+                except Exception:  # its first job tries again
+                    log.exception("could not start AI worker %d", index)
+                continue
+            with self._ready:
                 forget = self.scheduler.forgotten(index)
                 self._ready.notify_all()  # this worker is busy now: others may take its agents' jobs
             request = dataclasses.replace(job.request, forget=forget) if forget else job.request
