@@ -16,22 +16,29 @@ import contextlib
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from qipan.core import GameError, load
+from qipan.core.errors import brief
 from qipan.server import meta as meta_module
-from qipan.server.errors import AuthError, Conflict, NotFound
-from qipan.server.hub import Hub, seat_specs
-from qipan.server.live import LiveGame, play_url
+from qipan.server import models
+from qipan.server.edge import Edge, redact_logs
+from qipan.server.errors import AuthError, Conflict, NotFound, SetAside
+from qipan.server.expiry import IDLE, UNSTARTED, Expiry
+from qipan.server.hub import Hub, creator_seat, seat_specs, unavailable_summary
+from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
+from qipan.server.live import LiveGame, invite_url, play_url, seat_summary, seat_url
 from qipan.server.socket import router as socket_router
-from qipan.server.store import SQLITE_SYNC, Store, normalise_url
+from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, Store, WriteFailed, normalise_url, safe_url
 
 log = logging.getLogger("qipan.server")
 
@@ -46,24 +53,40 @@ def create_app(
     ai_processes: bool = True,
     sqlite_sync: str = "normal",
     web_dir: Path | None = None,
+    limits: Limits | None = None,
+    allow_origins: Sequence[str] = (),
+    rate_limiter: RateLimiter | None = None,
+    all_ai_workers: int | None = None,
+    unstarted_timeout: float = UNSTARTED,
+    idle_timeout: float = IDLE,
 ) -> FastAPI:
     """The qipan server. ``db_url``: a SQLAlchemy URL, a SQLite file path, or None for
     ``qipan.db`` in the user's data directory. ``ai_delay``: seconds an AI waits before moving,
     so people can follow AI moves. AI seats think in ``ai_workers`` worker processes (threads
     with ``ai_processes=False``: same results, but an AI then competes with the server for the
     interpreter lock). ``sqlite_sync``: ``"normal"`` (commits survive the process being killed)
-    or ``"full"`` (they also survive power loss; slower)."""
+    or ``"full"`` (they also survive power loss; slower). ``limits``: sizes, rates, caps and
+    timers of the HTTP and WebSocket edge (:class:`qipan.server.limits.Limits`; its defaults when
+    None). ``allow_origins``: web origins besides the server's own that may change state and open
+    WebSockets. ``rate_limiter``: where rate-limit buckets live (default: in this process).
+    ``all_ai_workers``: how many AI workers may think for all-AI games at once (default: half,
+    at least 1; games with a human seat always go first). ``unstarted_timeout``: seconds without
+    a move before a game in which some human has not moved yet is aborted; ``idle_timeout``:
+    before a started game is lost by the player to move (:mod:`qipan.server.expiry`; 0: never)."""
     url = normalise_url(db_url)
     web = web_dir or WEB_DIR
     if sqlite_sync not in SQLITE_SYNC:
         raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}, not {sqlite_sync!r}")
+    expiry = Expiry(unstarted=unstarted_timeout, idle=idle_timeout)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(Store(url, sqlite_sync), ai_delay=ai_delay, ai_workers=ai_workers, ai_processes=ai_processes)
+        hub = Hub(Store(url, sqlite_sync), ai_delay=ai_delay, ai_workers=ai_workers, ai_processes=ai_processes,
+                  all_ai_workers=all_ai_workers, expiry=expiry)
         app.state.hub = hub
+        redact_logs()
         resumed = await hub.resume_all()
-        log.info("qipan server ready (%s); resumed %d unfinished game(s)", _safe_url(url), resumed)
+        log.info("qipan server ready (%s); resumed %d unfinished game(s)", safe_url(url), resumed)
         try:
             yield
         finally:
@@ -72,6 +95,10 @@ def create_app(
     app = FastAPI(title="qipan", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json",
                   redoc_url=None)
     app.state.db_url = url
+    app.openapi = functools.partial(_openapi_without_422, app, app.openapi)  # type: ignore[method-assign]
+    guard = Guard(limits or Limits(), rate_limiter) if rate_limiter is not None else Guard(limits or Limits())
+    app.state.guard = guard
+    app.add_middleware(Edge, guard=guard, allow_origins=allow_origins, docs_path="/api/docs")
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -86,72 +113,86 @@ def create_app(
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 405:  # Starlette's Allow names only the first route for the path
+            return method_not_allowed(request)
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": f"bad request: {exc.errors()}"}, status_code=400)
+        return JSONResponse({"error": models.validation_message(exc.errors())}, status_code=400)
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": retry_after(exc.wait)})
+
+    @app.exception_handler(WriteFailed)
+    async def write_failed(_request: Request, exc: WriteFailed) -> JSONResponse:
+        reason = "its database is full" if exc.full else "its database cannot be written to"
+        return JSONResponse({"error": f"the server could not save that: {reason}; nothing was changed, try again "
+                                      "later"}, status_code=503)
 
     @app.exception_handler(Exception)
     async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
         log.exception("internal error", exc_info=exc)
         return JSONResponse({"error": "internal server error"}, status_code=500)
 
-    async def json_body(request: Request) -> dict[str, Any]:
-        try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise GameError("the request body must be a JSON object") from None
-        if not isinstance(body, dict):
-            raise GameError("the request body must be a JSON object")
-        return body
+    def limited(name: str, what: str) -> Any:
+        """A dependency spending one of the client's ``name`` tokens (429 when there is none)."""
+        def check(request: Request) -> None:
+            wait = guard.wait(name, client_key(request.scope))
+            if wait:
+                raise RateLimited(f"too many {what}; wait {retry_after(wait)} s", wait)
+        return Depends(check)
+
+    errors = models.errors
 
     # -- API ---------------------------------------------------------------------------------------
 
-    @app.get("/api/meta")
+    @app.get("/api/meta", response_model=models.Meta, responses=errors(*models.EDGE))
     async def get_meta() -> dict[str, Any]:
+        """Every game: variants, options with their ranges, player counts, AI levels."""
         return meta_module.meta()
 
-    @app.post("/api/describe")
-    async def describe(request: Request) -> dict[str, Any]:
-        return meta_module.describe(meta_module.build_game(await json_body(request)))
+    @app.post("/api/describe", response_model=models.Description, responses=errors(400, *models.CHANGES))
+    async def describe(spec: models.GameSpec) -> dict[str, Any]:
+        """One configuration: its resolved options, players, AI levels and time limit."""
+        return meta_module.describe(meta_module.build_game(spec.model_dump()))
 
-    @app.post("/api/games", status_code=201)
-    async def create_game(request: Request) -> dict[str, Any]:
-        body = await json_body(request)
-        game = meta_module.build_game(body)
-        seats = seat_specs(game, body.get("seats"))
-        if "seed" in body:
-            # A seed known before move 1 reveals every shuffle and roll: the server draws each
-            # game's secret itself (local play, the engine protocol and tests keep seeds).
-            raise GameError('"seed" is not accepted: the server draws every game\'s secret itself')
-        live, tokens = await hub_of(request).create(game, seats, None)
-        return created_reply(live, tokens)
+    @app.post("/api/games", status_code=201, response_model=models.Created, response_model_exclude_unset=True,
+              responses=errors(400, *models.CHANGES), dependencies=[limited("create", "games created")])
+    async def create_game(request: Request, spec: models.CreateGame) -> dict[str, Any]:
+        """Start a game. A ``seed`` is refused: the server draws every game's secret itself (a seed
+        known before move 1 reveals every shuffle and roll)."""
+        game = meta_module.build_game(spec.model_dump())
+        seats = seat_specs(game, None if spec.seats is None else [s.model_dump(exclude_none=True) for s in spec.seats])
+        creator = creator_seat(seats, spec.seat)
+        live, token, invites = await hub_of(request).create(game, seats, creator)
+        return created_reply(live, creator, token, invites)
 
-    @app.get("/api/games")
-    async def list_games(request: Request, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        if status not in (None, "playing", "finished"):
-            raise GameError('status must be "playing" or "finished" (or left out for both)')
-        if not 1 <= limit <= 1000:
-            raise GameError("limit must be 1..1000")
+    @app.get("/api/games", response_model=list[models.Summary], response_model_exclude_unset=True,
+             responses=errors(400, *models.EDGE))
+    async def list_games(
+        request: Request,
+        status: Literal["playing", "finished"] | None = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> list[dict[str, Any]]:
+        """Summaries of the newest games, playing, finished or both."""
         hub = hub_of(request)
         finished = None if status is None else status == "finished"
         rows = await asyncio.to_thread(hub.store.list_games, finished, limit)
         summaries = []
         for row, n in rows:
-            live = hub.games.get(row.id)
+            game_id = row.game_id if isinstance(row, BadRow) else row.id
+            live = hub.games.get(game_id)
             if live is not None:
                 summaries.append(live.summary())
-                continue
-            summaries.append({
-                "id": row.id, "game": row.game, "variant": row.variant, "options": row.options,
-                "seats": [{"seat": i, "name": _seat_name(row.game, row.variant, row.options, i),
-                           "kind": s["kind"], "level": s.get("level"), "connected": s["kind"] == "ai"}
-                          for i, s in enumerate(row.seats)],
-                "status": "finished" if row.finished is not None else "playing",
-                "result": row.result, "moves": n, "created": row.created,
-            })
+            elif game_id in hub.unavailable:
+                summaries.append(hub.unavailable[game_id])
+            elif isinstance(row, BadRow):
+                summaries.append(unavailable_summary(row, row.reason))
+            else:
+                summaries.append(_row_summary(row, n))
         return summaries
 
     @contextlib.asynccontextmanager
@@ -164,13 +205,19 @@ def create_app(
         finally:
             hub.release(live)
 
-    @app.get("/api/games/{game_id}")
-    async def get_game(request: Request, game_id: str) -> dict[str, Any]:
-        async with game_for(request, game_id) as live:
-            return live.summary()
+    @app.get("/api/games/{game_id}", response_model=models.Summary, response_model_exclude_unset=True,
+             responses=errors(400, 404, *models.EDGE))
+    async def get_game(request: Request, game_id: models.GameId) -> dict[str, Any]:
+        try:
+            async with game_for(request, game_id) as live:
+                return live.summary()
+        except SetAside as exc:
+            return exc.summary
 
-    @app.get("/api/games/{game_id}/record")
-    async def get_record(request: Request, game_id: str) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/record", response_model=models.GameRecord, response_model_exclude_unset=True,
+             responses=errors(400, 404, 409, *models.EDGE))
+    async def get_record(request: Request, game_id: models.GameId) -> dict[str, Any]:
+        """The whole ``qipan-record/1`` record (hidden outcomes and the secret too), once the game is over."""
         async with game_for(request, game_id) as live:
             if not live.match.over:
                 raise Conflict("the record is available once the game is over (it would reveal hidden information)")
@@ -178,25 +225,61 @@ def create_app(
             record["id"] = live.id
             return record
 
-    @app.get("/api/games/{game_id}/replay/{ply}")
-    async def replay_frame(request: Request, game_id: str, ply: int) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/replay/{ply}", response_model=models.Frame, response_model_exclude_unset=True,
+             responses=errors(400, 404, *models.EDGE))
+    async def replay_frame(request: Request, game_id: models.GameId, ply: int) -> dict[str, Any]:
+        """The position after ``ply`` moves, as a spectator sees it."""
         async with game_for(request, game_id) as live:
             return live.frame(ply)
 
-    @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(request: Request, game_id: str) -> dict[str, Any]:
-        body = await json_body(request)
+    @app.post("/api/games/{game_id}/rematch", status_code=201, response_model=models.Rematch,
+              response_model_exclude_unset=True, responses=errors(400, 404, 409, *models.CHANGES),
+              dependencies=[limited("create", "games created")])
+    async def rematch(request: Request, game_id: models.GameId, body: models.RematchRequest) -> dict[str, Any]:
+        """The rematch of a finished game (the same one for every player who asks), with the
+        requester's seat and link."""
         async with game_for(request, game_id) as live:
-            new, seat, token = await hub_of(request).rematch(live, body.get("token"))
-        tokens: list[str | None] = [None] * len(new.row.seats)
-        tokens[seat] = token
-        reply = created_reply(new, tokens)
-        reply["seat"], reply["url"] = seat, play_url(new.id, seat, token)
-        return reply
+            new, seat, token = await hub_of(request).rematch(live, body.token)
+        return created_reply(new, seat, token, {})
 
-    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
-    async def api_not_found(rest: str) -> JSONResponse:
-        return JSONResponse({"error": f"no API endpoint /api/{rest}"}, status_code=404)
+    @app.post("/api/games/{game_id}/claim", response_model=models.Claimed, responses=errors(400, 403, 404, 409,
+              *models.CHANGES), dependencies=[limited("join", "seats claimed")])
+    async def claim(request: Request, game_id: models.GameId, body: models.ClaimRequest) -> dict[str, Any]:
+        """Take the seat an invitation is for: its token (every invitation works once)."""
+        async with game_for(request, game_id) as live:
+            seat, token = await live.claim(body.invite)
+            return {"id": live.id, "seat": seat, "token": token, "url": seat_url(live.id, seat, token)}
+
+    @app.post("/api/games/{game_id}/invites", response_model=models.Invites, responses=errors(400, 403, 404,
+              *models.CHANGES), dependencies=[limited("join", "seats claimed")])
+    async def reissue_invites(request: Request, game_id: models.GameId, body: models.InvitesRequest) -> dict[str, Any]:
+        """New invitations for every seat nobody has claimed (the old ones stop working); only
+        the creator's token may ask."""
+        async with game_for(request, game_id) as live:
+            codes = await live.reissue_invites(body.token)
+            names = live.match.players
+            return {"invites": [{"seat": seat, "name": names[seat], "invite": code, "url": invite_url(live.id, code)}
+                                for seat, code in codes.items()]}
+
+    @app.get("/api/{rest:path}", include_in_schema=False)
+    async def api_not_found(request: Request, rest: str) -> JSONResponse:
+        if allowed_methods(request, api_only=True):
+            return method_not_allowed(request)
+        return JSONResponse({"error": f"no API endpoint /api/{brief(rest, 60)[1:-1]}"}, status_code=404)
+
+    def allowed_methods(request: Request, api_only: bool = False) -> list[str]:
+        """The methods served at this path: by the API routes for it if there are any (not the
+        catch-alls), else (unless ``api_only``) by the web client's."""
+        routes = [route for route in app.router.routes if isinstance(route, APIRoute)
+                  and route.endpoint is not api_not_found and route.matches(request.scope)[0] is not Match.NONE]
+        documented = [route for route in routes if route.include_in_schema]
+        return sorted({method for route in (documented if api_only else documented or routes)
+                       for method in route.methods or ()})
+
+    def method_not_allowed(request: Request) -> JSONResponse:
+        allowed = allowed_methods(request)
+        return JSONResponse({"error": f"use {' or '.join(allowed)} for {brief(request.url.path, 60)[1:-1]}"},
+                            status_code=405, headers={"Allow": ", ".join(allowed)})
 
     app.include_router(socket_router)
 
@@ -242,15 +325,43 @@ def create_app(
     return app
 
 
-def created_reply(live: LiveGame, tokens: list[str | None]) -> dict[str, Any]:
+def created_reply(live: LiveGame, seat: int | None, token: str | None, invites: dict[int, str]) -> dict[str, Any]:
+    """The answer to whoever created a game (or its rematch): their own seat's token and link,
+    and an invitation code per other human seat. Never another seat's token."""
     seats = []
-    for summary, token in zip(live.seat_summaries(), tokens, strict=True):
-        entry: dict[str, Any] = {k: summary[k] for k in ("seat", "name", "kind", "level")}
-        if summary["kind"] == "human":
-            entry["token"] = token
-            entry["url"] = play_url(live.id, summary["seat"], token) if token else None
+    for summary in live.seat_summaries():
+        entry: dict[str, Any] = {k: summary[k] for k in ("seat", "name", "kind", "level", "claimed")}
+        code = invites.get(summary["seat"])
+        if code is not None:
+            entry["invite"], entry["url"] = code, invite_url(live.id, code)
         seats.append(entry)
-    return {"id": live.id, "game": live.game.name, "seats": seats, "spectator_url": play_url(live.id)}
+    return {"id": live.id, "game": live.game.name, "seat": seat, "token": token,
+            "url": None if seat is None or token is None else seat_url(live.id, seat, token),
+            "seats": seats, "spectator_url": play_url(live.id)}
+
+
+def _row_summary(row: GameRow, moves: int) -> dict[str, Any]:
+    """The lobby's summary of a game that is not in memory, from its stored row; one whose stored
+    values do not make a summary shows as unavailable."""
+    options = json.dumps(row.options, sort_keys=True)
+    names = _seat_names(row.game, row.variant, options) if len(options) <= MAX_OPTIONS_TEXT else ()
+    if len(names) != len(row.seats):
+        return unavailable_summary(row, "its stored settings or seats do not fit any game")
+    summary = {
+        "id": row.id, "game": row.game, "variant": row.variant, "options": row.options,
+        "seats": [seat_summary(i, names[i], s, False) for i, s in enumerate(row.seats)],
+        "status": "finished" if row.finished is not None else "playing",
+        "result": row.result, "moves": moves, "created": row.created,
+    }
+    try:
+        models.Summary.model_validate(summary)
+    except ValueError:
+        return unavailable_summary(row, "its stored result or seats are damaged")
+    return summary
+
+
+MAX_OPTIONS_TEXT = 4096
+"""Longest stored options (as JSON) the lobby builds a game from to name its seats."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -262,15 +373,16 @@ def _seat_names(game: str, variant: str, options: str) -> tuple[str, ...]:
     return tuple(built.player_name(p) for p in range(built.num_players))
 
 
-def _seat_name(game: str, variant: str, options: dict[str, Any], seat: int) -> str:
-    names = _seat_names(game, variant, json.dumps(options, sort_keys=True))
-    return names[seat] if seat < len(names) else f"player {seat + 1}"
+def _openapi_without_422(app: FastAPI, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """FastAPI's schema less the 422 it documents for every route: bad input is answered 400."""
+    if app.openapi_schema is None:
+        schema = build()
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                operation.get("responses", {}).pop("422", None)
+        for name in ("HTTPValidationError", "ValidationError"):
+            schema.get("components", {}).get("schemas", {}).pop(name, None)
+        app.openapi_schema = schema
+    return app.openapi_schema
 
-
-def _safe_url(url: str) -> str:
-    """The database URL without a password, for logs."""
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://***@{rest.split('@', 1)[1]}"
-    return url
 

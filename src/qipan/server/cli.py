@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from qipan.server.expiry import IDLE, MAX_TIMER, UNSTARTED
 from qipan.server.limits import Limits, Rate
 
 DEFAULTS = Limits()
@@ -38,6 +39,17 @@ def serve_command(
     ] = None,
     ai_delay: Annotated[float, typer.Option(help="Seconds an AI seat waits before moving.", min=0, max=60)] = 0.4,
     ai_workers: Annotated[int, typer.Option(help="Worker processes in which AI seats think.", min=1, max=64)] = 2,
+    all_ai_workers: Annotated[
+        int | None,
+        typer.Option(help="Of the AI workers, how many may think for all-AI games at once (games with a human "
+                          "seat always go first). Default: half of them, at least 1.", min=1, max=64),
+    ] = None,
+    unstarted_timeout: Annotated[
+        float, typer.Option(help="Seconds without a move before a game in which some human has not moved yet is "
+                                 "aborted (0: never).", min=0, max=MAX_TIMER)] = UNSTARTED,
+    idle_timeout: Annotated[
+        float, typer.Option(help="Seconds without a move before a started game is lost by the player to move "
+                                 "(abandoned; 0: never).", min=0, max=MAX_TIMER)] = IDLE,
     sqlite_sync: Annotated[
         str,
         typer.Option(help="SQLite commits: normal (safe when the server is killed) or full (fsync every "
@@ -57,7 +69,7 @@ def serve_command(
     max_body: Annotated[int, typer.Option(help="Longest request body in bytes.", min=256, max=64 * 2**20)]
     = DEFAULTS.max_body,
     max_head: Annotated[int, typer.Option(help="Longest request head (request line and headers) in bytes.",
-                                          min=1024, max=2**20)] = 16_384,
+                                          min=1024, max=2**20)] = DEFAULTS.max_head,
     head_timeout: Annotated[float, typer.Option(help="Seconds a client may take to send a request head.",
                                                 min=0.1, max=3600)] = 10.0,
     body_timeout: Annotated[float, typer.Option(help="Seconds a client may take to send a request body.",
@@ -78,9 +90,9 @@ def serve_command(
     """Serve the web client, the API and live games; open the printed URL in a browser."""
     import uvicorn
 
-    from qipan.server.app import _safe_url, create_app
+    from qipan.server.app import create_app
     from qipan.server.edge import redact_logs
-    from qipan.server.store import normalise_url
+    from qipan.server.store import Store, StoreError, normalise_url, safe_url
     from qipan.server.transport import timed_protocol
 
     if sqlite_sync not in ("normal", "full"):
@@ -88,7 +100,7 @@ def serve_command(
     if log_level.lower() not in LOG_LEVELS:
         raise typer.BadParameter(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
     limits = Limits(
-        max_body=max_body, body_timeout=body_timeout, create_rate=Rate.parse(create_limit),
+        max_body=max_body, max_head=max_head, body_timeout=body_timeout, create_rate=Rate.parse(create_limit),
         join_rate=Rate.parse(join_limit), message_rate=Rate.parse(message_limit),
         client_connections=client_connections, total_connections=max_connections,
     )
@@ -96,10 +108,18 @@ def serve_command(
     level = log_level.lower()
     logging.basicConfig(level=logging.getLevelName(level.upper()) if level != "trace" else 5,
                         format="%(levelname)s:     %(message)s")
+    if all_ai_workers is not None and all_ai_workers > ai_workers:
+        raise typer.BadParameter(f"--all-ai-workers must be at most --ai-workers ({ai_workers})")
+    try:
+        Store(url, sqlite_sync).close()  # one clear line, not a start-up traceback, if it cannot be opened
+    except StoreError as exc:
+        typer.echo(f"qipan: {exc}", err=True)
+        raise typer.Exit(1) from None
     app = create_app(url, ai_delay=ai_delay, ai_workers=ai_workers, sqlite_sync=sqlite_sync, limits=limits,
-                     allow_origins=allow_origin or ())
+                     allow_origins=allow_origin or (), all_ai_workers=all_ai_workers,
+                     unstarted_timeout=unstarted_timeout, idle_timeout=idle_timeout)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    typer.echo(f"qipan: open http://{shown}:{port}/ in your browser (database: {_safe_url(url)})")
+    typer.echo(f"qipan: open http://{shown}:{port}/ in your browser (database: {safe_url(url)})")
     config = uvicorn.Config(
         app, host=host, port=port, log_level=level, http=timed_protocol(head_timeout),
         h11_max_incomplete_event_size=max_head, timeout_keep_alive=keep_alive,

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool, StrictFloat, StrictInt, StringConstraints
 
 from qipan.core.errors import brief
+from qipan.server.meta import available_games
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 Text = Annotated[str, StringConstraints(max_length=200)]
@@ -28,6 +29,8 @@ Value = bool | int | float | str
 Token = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 
 GameId = Annotated[str, Path(max_length=64, description="the game's id (public)")]
+
+GAME_NAMES: list[JsonValue] = list(available_games())
 
 MAX_OPTIONS = 32
 MAX_SEATS = 16
@@ -52,7 +55,13 @@ class SeatSpec(Request):
 class GameSpec(Request):
     """A game and its configuration, as ``POST /api/describe`` takes it."""
 
-    game: Name = Field(description="a game name from /api/meta")
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"game": "abalone", "variant": "belgian-daisy", "options": {"time_limit": 600}},
+        {"game": "chinese-checkers", "options": {"players": 3}},
+    ]})
+
+    game: Name = Field(description="a game name from /api/meta",
+                       json_schema_extra={"enum": GAME_NAMES})  # others get 400 (unknown game)
     variant: Name | None = Field(None, description="a variant name from /api/meta (default: the first)")
     options: dict[Name, Scalar | None] | None = Field(
         None, max_length=MAX_OPTIONS, description="option values by name, e.g. {\"time_limit\": 600}")
