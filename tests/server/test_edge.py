@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -112,13 +113,16 @@ def test_refusals_and_the_api_docs_carry_headers_too(client: TestClient) -> None
     assert docs.status_code == 200 and docs.headers["content-security-policy"] == DOCS_POLICY
 
 
-def test_the_web_client_has_no_inline_script() -> None:
-    """The policy allows only the server's own scripts: the page must load its code from files."""
-    page = (Path(__file__).resolve().parents[2] / "src" / "qipan" / "web" / "index.html").read_text()
-    scripts = page.split("<script")[1:]
-    assert scripts and all(" src=" in tag.split(">", 1)[0] and tag.split(">", 1)[1].startswith("</script")
-                           for tag in scripts)
-    assert " on" not in page.replace("\n", " ").split("<body", 1)[1].split("=")[0]
+def test_the_web_pages_have_no_inline_script() -> None:
+    """The policy runs only the server's own script files: no page may carry script in itself."""
+    web = Path(__file__).resolve().parents[2] / "src" / "qipan" / "web"
+    pages = [web / "index.html", *sorted((web / "rules").glob("*.html"))]
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        for tag, content in re.findall(r"<script\b([^>]*)>(.*?)</script>", html, flags=re.DOTALL | re.IGNORECASE):
+            assert "src=" in tag and not content.strip(), page.name
+        assert not re.search(r"<[^>]+\son[a-z]+\s*=", html, flags=re.IGNORECASE), page.name
+        assert "javascript:" not in html.lower(), page.name
 
 
 # -- sizes ----------------------------------------------------------------------------------------
