@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import qipan
 from qipan.core import CHANCE, Game, GameError
 from qipan.core.jsonsafe import loads
+from qipan.rl.encoders import Encoder, make_encoder
 
 Path = tuple[str | int, ...]
 
@@ -224,6 +225,10 @@ def exercise(game: Game[Any, Any], state: Any) -> None:
         view = game.view(state, player)
         json.dumps(view, allow_nan=False)
         check_hidden(game, state, view)
+        if player is not None:
+            encoder = encoder_of(game)
+            observation = encoder.encode(view)
+            assert observation.shape == encoder.shape and ((observation >= 0) & (observation <= 1)).all()
     data = game.state_to_json(state)
     text = json.dumps(data, allow_nan=False)
     again = game.state_from_json(loads(text))
@@ -236,19 +241,27 @@ def exercise(game: Game[Any, Any], state: Any) -> None:
         game.result_text(state)
         return
     if mover == CHANCE:
+        game.chance_outcomes(state)
         if not actions:
             actions = [game.sample_chance(state, rng)]
     else:
         assert 0 <= mover < game.num_players
         assert actions, "a player to move always has a move"
+        assert all(0 <= i < game.num_distinct_actions for i in game.legal_action_ids(state))
         if not game.perfect_information:
             game.sample_state(game.view(state, mover), rng)
     for action in actions:
         game.action_text(state, action)
+        game.public_action_text(state, action, None)
         game.describe_action(state, action)
         after = game.apply(state, action)
         game.to_move(after)
         json.dumps(game.view(after, None), allow_nan=False)
+
+
+@cache
+def encoder_of(game: Game[Any, Any]) -> Encoder:
+    return make_encoder(game)
 
 
 def check_hidden(game: Game[Any, Any], state: Any, view: dict[str, Any]) -> None:
