@@ -43,6 +43,8 @@ def test_history_holds_hash_keys(history: object) -> None:
 def test_history_agrees_with_quiet_and_the_options() -> None:
     game = Abalone(options={"repetition_draw": True})
     assert game.state_from_json({**NINE, "quiet": 2, "history": [1, 2]}).history == (1, 2)
+    long = list(range(12_000))  # no quiet_move_limit: a long game keeps a long history
+    assert len(game.state_from_json({**NINE, "quiet": 12_000, "history": long}).history) == 12_000
     refuse(game, {**NINE, "quiet": 1, "history": [1, 2]}, r"at most quiet \(1\)")
     refuse(Abalone(), {**NINE, "quiet": 2, "history": [1, 2]}, "only under the repetition_draw option")
 

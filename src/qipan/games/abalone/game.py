@@ -267,7 +267,7 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
         turn = read.choice(read.field(data, "turn"), "turn", PLAYERS)
         limit = self._quiet_move_limit or MAX_COUNT
         quiet = read.integer(data.get("quiet", 0), "quiet", 0, limit)
-        raw = read.array(data.get("history", []), "history")
+        raw = read.array(data.get("history", []), "history", longest=MAX_COUNT)  # as long as quiet
         if raw and not self._repetition_draw:
             raise read.fail("history is kept only under the repetition_draw option")
         if len(raw) > quiet:
