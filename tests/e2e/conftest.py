@@ -31,7 +31,11 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "e2e"
 SERVER_SCRIPT = """
 import sys, uvicorn
 from qipan.server.app import create_app
-uvicorn.run(create_app(sys.argv[1], ai_delay=0.05), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+from qipan.server.limits import Limits
+# Every browser of the tests is 127.0.0.1: per-client rates would stop the suite, not test it.
+limits = Limits(create_rate=None, join_rate=None, message_rate=None, client_connections=0)
+app = create_app(sys.argv[1], ai_delay=0.05, limits=limits)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 
 
@@ -126,7 +130,13 @@ def browser(chromium_path: str) -> Iterator[Any]:
 
 
 @pytest.fixture
-def open_page(browser: Any) -> Iterator[Callable[..., Any]]:
+def requested() -> list[str]:
+    """Every URL the pages of a test asked the server for (HTTP requests and WebSockets)."""
+    return []
+
+
+@pytest.fixture
+def open_page(browser: Any, requested: list[str]) -> Iterator[Callable[..., Any]]:
     """Open a URL in a fresh browser context (its own cookies and storage: another person).
     Uncaught JavaScript errors fail the test."""
     contexts: list[Any] = []
@@ -139,6 +149,8 @@ def open_page(browser: Any) -> Iterator[Callable[..., Any]]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(f"{url}: {exc}"))
+        page.on("request", lambda request: requested.append(request.url))
+        page.on("websocket", lambda ws: requested.append(ws.url))
         if frames is not None:
             def listen(ws: Any) -> None:
                 ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))

@@ -19,9 +19,10 @@ OpenPage = Callable[..., Page]
 
 
 def create_from_lobby(open_page: OpenPage, server: Any, game: str, seats: Sequence[str],
-                      variant: str | None = None) -> tuple[Page, list[str], str]:
-    """Create a game through the lobby form; returns the lobby page, the human seats' links and
-    the spectator link."""
+                      variant: str | None = None, shot: Any = None) -> tuple[Page, list[str], str]:
+    """Create a game through the lobby form and take the first human seat in that page; returns
+    the creator's page (now playing), the invitation links of the other human seats and the
+    spectator link."""
     lobby = open_page(server.base + "/")
     lobby.click(f'[data-game="{game}"]')
     if variant:
@@ -35,11 +36,33 @@ def create_from_lobby(open_page: OpenPage, server: Any, game: str, seats: Sequen
             lobby.select_option(f'select[name="level-{i}"]', level)
     lobby.click("#create-game")
     lobby.wait_for_selector("#invite")
-    links = lobby.locator("#invite .link-row.seat a").evaluate_all("els => els.map(e => e.href)")
+    invites = lobby.locator("#invite .link-row.seat").evaluate_all("els => els.map(e => e.dataset.url)")
     spectator = lobby.locator("#invite .link-row.spectator a").get_attribute("href")
-    assert spectator and re.fullmatch(r"/play/[^?]+", spectator)
-    assert all(re.search(r"/play/[^?]+\?seat=\d+&token=.+", link) for link in links)
-    return lobby, links, server.base + spectator
+    assert spectator and re.fullmatch(r"/play/[^?#]+", spectator)
+    assert len(invites) == sum(kind == "human" for kind in seats) - 1
+    assert all(re.fullmatch(r"http://[^/]+/play/[^?#]+#invite=[\w-]{20,}", link) for link in invites)
+    if shot:
+        shot(lobby)
+    lobby.click("#play-first")
+    lobby.wait_for_selector("[data-seat] .tag.you")
+    assert "#" not in lobby.url or re.search(r"#seat=\d+$", lobby.url)
+    return lobby, invites, server.base + spectator
+
+
+def assert_no_secret_in(urls: list[str], *pages: Page) -> None:
+    """No token or invitation code any page holds was ever in a URL the server saw, or is left
+    in an address bar."""
+    secrets = set()
+    for page in pages:
+        held = page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith("qipan.game."))
+            .map(k => JSON.parse(localStorage.getItem(k)))""")
+        for game in held:
+            secrets.update(game["seats"].values())
+            secrets.update(game["invites"].values())
+        assert "token=" not in page.url and "invite=" not in page.url, page.url
+    assert secrets
+    assert not [url for url in urls if any(secret in url for secret in secrets)]
+    assert not [url for url in urls if "token=" in url or "invite=" in url]
 
 
 def my_turn(page: Page) -> None:
@@ -61,7 +84,7 @@ def board_html(page: Page) -> str:
 
 
 def game_id(url: str) -> str:
-    match = re.search(r"/play/([^?]+)", url)
+    match = re.search(r"/play/([^?#]+)", url)
     assert match
     return match.group(1)
 
@@ -69,11 +92,12 @@ def game_id(url: str) -> str:
 # -- Abalone -------------------------------------------------------------------------------------
 
 
-def test_abalone_from_lobby_two_humans_and_spectator(open_page: OpenPage, server: Any, shots: Any) -> None:
-    lobby, links, spectator_url = create_from_lobby(open_page, server, "abalone", ["human", "human"])
-    assert len(links) == 2
-    shots(lobby, "lobby-invite")
-    black, white = open_page(links[0]), open_page(links[1])
+def test_abalone_from_lobby_two_humans_and_spectator(open_page: OpenPage, server: Any, shots: Any,
+                                                      requested: list[str]) -> None:
+    black, links, spectator_url = create_from_lobby(open_page, server, "abalone", ["human", "human"],
+                                                    shot=lambda page: shots(page, "lobby-invite"))
+    assert len(links) == 1
+    white = open_page(links[0])
     spectator = open_page(spectator_url)
 
     my_turn(black)
@@ -111,18 +135,51 @@ def test_abalone_from_lobby_two_humans_and_spectator(open_page: OpenPage, server
     expect(spectator.locator("#move-input")).to_have_count(0)
     for name, page in (("abalone-black", black), ("abalone-white", white), ("abalone-spectator", spectator)):
         shots(page, name)
+    # A reload keeps each seat (this browser holds its token), and a used invitation stays used.
+    white.reload()
+    expect(white.locator('.player[data-seat="1"] .tag.you')).to_have_count(1)
+    my_turn(white)
+    again = open_page(links[0])
+    expect(again.locator(".toast")).to_contain_text("used")
+    expect(again.locator(".tag.you")).to_have_count(0)
+    assert_no_secret_in(requested, black, white, spectator, again)
+
+
+def test_invitations_claimed_and_replaced_and_a_seat_moved_to_another_device(
+        open_page: OpenPage, server: Any, shots: Any, requested: list[str]) -> None:
+    creator, links, _ = create_from_lobby(open_page, server, "chinese-checkers", ["human", "human"])
+    # The creator sees the seat nobody has taken, and makes a new link (the old one stops working).
+    panel = creator.locator("#invite-panel")
+    expect(panel.locator(".link-row.seat")).to_have_count(1)
+    assert panel.locator(".link-row.seat").get_attribute("data-url") == links[0]
+    creator.click("#renew-invites")
+    expect(panel.locator(".link-row.seat")).not_to_have_attribute("data-url", links[0])
+    fresh = panel.locator(".link-row.seat").get_attribute("data-url")
+    shots(creator, "invitations")
+    stale = open_page(links[0])
+    expect(stale.locator(".toast")).to_contain_text("not valid")
+    blue = open_page(fresh)
+    expect(blue.locator('.player[data-seat="1"] .tag.you')).to_have_count(1)
+    expect(creator.locator("#invite-panel")).to_have_count(0)  # every seat is taken now
+    # The creator's seat link opens the seat in another browser, which then plays it.
+    own = creator.locator("#seat-link .link-row").get_attribute("data-url")
+    assert own and re.search(r"#seat=0&token=", own)
+    laptop = open_page(own)
+    my_turn(laptop)
+    laptop.locator("g[data-hole]:has(.piece.clickable)").first.click()
+    laptop.locator("g.target").first.click()
+    wait_moves(creator, 1)
+    assert_no_secret_in(requested, creator, blue, laptop)
 
 
 def test_abalone_clocks_broadside_and_rules_link(open_page: OpenPage, server: Any, shots: Any) -> None:
-    lobby = open_page(server.base + "/?game=abalone")
-    lobby.wait_for_selector('.seat-row[data-seat="1"]')
-    lobby.fill('input[name="opt-time_limit"]', "300")
-    lobby.press('input[name="opt-time_limit"]', "Tab")
-    lobby.click('.seat-row[data-seat="1"] [data-kind="human"]')
-    lobby.click("#create-game")
-    lobby.wait_for_selector("#invite")
-    links = lobby.locator("#invite .link-row.seat a").evaluate_all("els => els.map(e => e.href)")
-    black = open_page(links[0])
+    black = open_page(server.base + "/?game=abalone")
+    black.wait_for_selector('.seat-row[data-seat="1"]')
+    black.fill('input[name="opt-time_limit"]', "300")
+    black.press('input[name="opt-time_limit"]', "Tab")
+    black.click('.seat-row[data-seat="1"] [data-kind="human"]')
+    black.click("#create-game")
+    black.click("#play-first")
     my_turn(black)
     running = black.locator('.player[data-seat="0"] .clock.running')
     expect(running).to_have_text(re.compile(r"^4:5\d$|^5:00$"))
@@ -146,8 +203,7 @@ def test_abalone_clocks_broadside_and_rules_link(open_page: OpenPage, server: An
 
 
 def test_replay_result_and_rematch(open_page: OpenPage, server: Any, shots: Any) -> None:
-    _lobby, links, _ = create_from_lobby(open_page, server, "abalone", ["human", "ai:random"])
-    black = open_page(links[0])
+    black, _, _ = create_from_lobby(open_page, server, "abalone", ["human", "ai:random"])
     my_turn(black)
     black.click('[data-cell="a1"]')
     black.click('g.target[data-cell="d4"]')
@@ -171,13 +227,13 @@ def test_replay_result_and_rematch(open_page: OpenPage, server: Any, shots: Any)
     black.click("#replay-exit")
 
     # The lobby lists the finished game; its replay opens straight in replay mode.
-    old = game_id(links[0])
+    old = game_id(black.url)
     lobby = open_page(server.base + "/#finished")
     lobby.click(f'#finished tr[data-id="{old}"] a')
     expect(lobby.locator("#status")).to_have_text("Replay · ply 2 of 2")
 
     black.click("#rematch")
-    black.wait_for_url(re.compile(r"/play/(?!" + re.escape(old) + r")[^?]+\?seat=1&token="))
+    black.wait_for_url(re.compile(r"/play/(?!" + re.escape(old) + r")[^?#]+#seat=1$"))
     black.wait_for_selector("[data-cell]")
     expect(black.locator('.player[data-seat="1"] .tag.you')).to_have_count(1)
 
@@ -186,8 +242,8 @@ def test_replay_result_and_rematch(open_page: OpenPage, server: Any, shots: Any)
 
 
 def test_chinese_checkers_clicks_and_rotation(open_page: OpenPage, server: Any, shots: Any) -> None:
-    _lobby, links, _ = create_from_lobby(open_page, server, "chinese-checkers", ["human", "human"])
-    red, blue = open_page(links[0]), open_page(links[1])
+    red, links, _ = create_from_lobby(open_page, server, "chinese-checkers", ["human", "human"])
+    blue = open_page(links[0])
     for turn, (mover, other) in enumerate([(red, blue), (blue, red), (red, blue)]):
         my_turn(mover)
         mover.locator("g[data-hole]:has(.piece.clickable)").first.click()
@@ -211,9 +267,9 @@ def test_chinese_checkers_clicks_and_rotation(open_page: OpenPage, server: Any, 
 
 def test_tellstones_hidden_stone_never_reaches_the_other_seat(open_page: OpenPage, server: Any,
                                                               shots: Any) -> None:
-    _lobby, links, spectator_url = create_from_lobby(open_page, server, "tellstones", ["human", "human"])
+    first, links, spectator_url = create_from_lobby(open_page, server, "tellstones", ["human", "human"])
     seen: list[dict[str, Any]] = []  # every WebSocket message the opponent and the spectator receive
-    first, second = open_page(links[0]), open_page(links[1], frames=seen)
+    second = open_page(links[0], frames=seen)
     spectator = open_page(spectator_url, frames=seen)
     my_turn(first)
     first.click('[data-pool="crown"]')
@@ -235,6 +291,9 @@ def test_tellstones_hidden_stone_never_reaches_the_other_seat(open_page: OpenPag
     updates = [m for m in seen if m["type"] == "update"]
     hidden = [m for m in updates if m["view"]["lines"][0][2] == "?"]
     assert hidden and all(m["view"]["revealed"] is None for m in updates)
+    # No history on the wire while the game runs: at most the newest move, and no list on the page.
+    assert all(m["history"] is False and m["moves"] in ([], [m["last"]]) for m in updates)
+    expect(spectator.locator("#moves .m[data-ply]")).to_have_count(0)
     assert not [m for m in hidden if "crown" in json.dumps(m["view"])]
     shots(first, "tellstones-peeker")
     shots(second, "tellstones-opponent")
@@ -244,9 +303,15 @@ def test_tellstones_hidden_stone_never_reaches_the_other_seat(open_page: OpenPag
 
 
 def test_shengke_hand_is_private(open_page: OpenPage, server: Any, shots: Any) -> None:
-    _lobby, links, spectator_url = create_from_lobby(open_page, server, "shengke", ["human", "human"])
     frames: list[list[dict[str, Any]]] = [[], [], []]
-    pages = [open_page(links[0], frames=frames[0]), open_page(links[1], frames=frames[1])]
+    creator = open_page(server.base + "/?game=shengke", frames=frames[0])
+    creator.wait_for_selector('.seat-row[data-seat="1"]')
+    creator.click('.seat-row[data-seat="1"] [data-kind="human"]')
+    creator.click("#create-game")
+    invite = creator.locator("#invite .link-row.seat").get_attribute("data-url")
+    spectator_url = server.base + str(creator.locator("#invite .link-row.spectator a").get_attribute("href"))
+    creator.click("#play-first")
+    pages = [creator, open_page(invite, frames=frames[1])]
     spectator = open_page(spectator_url, frames=frames[2])
     seat = next(i for _ in range(100) for i, p in enumerate(pages)
                 if p.wait_for_timeout(50) or p.locator("#status").inner_text() == "Your move")
@@ -310,15 +375,15 @@ def play_kelighine_turn(page: Page) -> None:
 
 @pytest.mark.parametrize("version", [1, 2])
 def test_kelighine_turns_and_push_log(open_page: OpenPage, server: Any, shots: Any, version: int) -> None:
-    lobby = open_page(server.base + "/?game=kelighine")
-    lobby.wait_for_selector('.seat-row[data-seat="1"]')
-    lobby.select_option('select[name="opt-version"]', str(version))
-    expect(lobby.locator(".seat-row")).to_have_count(2)
-    lobby.click('.seat-row[data-seat="1"] [data-kind="human"]')
-    lobby.click("#create-game")
-    lobby.wait_for_selector("#invite")
-    links = lobby.locator("#invite .link-row.seat a").evaluate_all("els => els.map(e => e.href)")
-    one, two = open_page(links[0]), open_page(links[1])
+    one = open_page(server.base + "/?game=kelighine")
+    one.wait_for_selector('.seat-row[data-seat="1"]')
+    one.select_option('select[name="opt-version"]', str(version))
+    expect(one.locator(".seat-row")).to_have_count(2)
+    one.click('.seat-row[data-seat="1"] [data-kind="human"]')
+    one.click("#create-game")
+    invite = one.locator("#invite .link-row.seat").get_attribute("data-url")
+    one.click("#play-first")
+    two = open_page(invite)
     play_kelighine_turn(one)
     play_kelighine_turn(two)
     play_kelighine_turn(one)
@@ -333,7 +398,7 @@ def test_kelighine_turns_and_push_log(open_page: OpenPage, server: Any, shots: A
 
 def test_phone_layout(open_page: OpenPage, server: Any, shots: Any) -> None:
     created = server.api("POST", "/api/games", {"game": "chinese-checkers", "seats": [{"kind": "human"}] * 2})
-    page = open_page(server.base + created["seats"][0]["url"], width=390, height=844)
+    page = open_page(server.base + created["url"], width=390, height=844)
     my_turn(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator("#board svg").bounding_box()
@@ -346,6 +411,11 @@ def test_phone_layout(open_page: OpenPage, server: Any, shots: Any) -> None:
     lobby.wait_for_selector(".seat-row")
     assert lobby.evaluate("document.documentElement.scrollWidth") <= 390
     shots(lobby, "phone-lobby")
+    lobby.click('.seat-row[data-seat="1"] [data-kind="human"]')
+    lobby.click("#create-game")
+    lobby.wait_for_selector("#invite")
+    shots(lobby, "phone-lobby-invite")
+    assert lobby.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def test_clients_reconnect_after_server_restart(open_page: OpenPage, make_server: Any, tmp_path: Any) -> None:
@@ -353,7 +423,7 @@ def test_clients_reconnect_after_server_restart(open_page: OpenPage, make_server
     srv.start()
     try:
         created = srv.api("POST", "/api/games", {"game": "abalone", "seats": [{"kind": "human"}] * 2})
-        black = open_page(srv.base + created["seats"][0]["url"])
+        black = open_page(srv.base + created["url"])
         white = open_page(srv.base + created["seats"][1]["url"])
         my_turn(black)
         black.click('[data-cell="a1"]')
@@ -369,3 +439,23 @@ def test_clients_reconnect_after_server_restart(open_page: OpenPage, make_server
         assert wait_moves(black, 2) == ["a1b2", "g5f4"]
     finally:
         srv.stop()
+
+
+def test_the_pages_speak_traditional_chinese(open_page: OpenPage, server: Any, shots: Any) -> None:
+    lobby = open_page(server.base + "/")
+    lobby.wait_for_selector(".seat-row")
+    expect(lobby.locator("#create h2")).to_have_text("Create a game")
+    lobby.click("#lang")
+    expect(lobby.locator("#create h2")).to_have_text("開新棋局")
+    expect(lobby.locator("#create-game")).to_have_text("建立棋局")
+    expect(lobby.locator(".topbar nav a").first).to_have_text("對弈")
+    lobby.click('.seat-row[data-seat="1"] [data-kind="human"]')
+    lobby.click("#create-game")
+    expect(lobby.locator("#invite h3")).to_have_text("棋局已建立")
+    shots(lobby, "lobby-zh")
+    lobby.click("#play-first")
+    expect(lobby.locator("#status")).to_have_text("輪到你了")
+    expect(lobby.locator("#invite-panel header")).to_have_text("邀請")
+    shots(lobby, "game-zh")
+    lobby.click("#lang")
+    expect(lobby.locator("#status")).to_have_text("Your move")

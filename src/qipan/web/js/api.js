@@ -14,7 +14,9 @@ async function call(method, path, body) {
   }
   if (!response.ok) {
     const message = (data && (data.error || data.detail)) || `${response.status} ${response.statusText}`;
-    throw new Error(typeof message === "string" ? message : JSON.stringify(message));
+    const error = new Error(typeof message === "string" ? message : JSON.stringify(message));
+    error.status = response.status;
+    throw error;
   }
   return data;
 }
@@ -28,7 +30,9 @@ export const api = {
   list: (status) => call("GET", `/api/games?status=${encodeURIComponent(status)}`),
   record: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record`),
   replay: (id, ply) => call("GET", `/api/games/${encodeURIComponent(id)}/replay/${ply}`),
-  rematch: (id, seat, token) => call("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { seat, token }),
+  rematch: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
+  claim: (id, invite) => call("POST", `/api/games/${encodeURIComponent(id)}/claim`, { invite }),
+  invites: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/invites`, { token }),
 };
 
 /** The metadata of one game from /api/meta, or undefined. */

@@ -1,13 +1,16 @@
 // Entry point: picks the page from the URL ("/" lobby, "/play/<id>" a game or its replay).
 import { clear, h } from "./dom.js";
+import { t, toggleLanguage, translateStatic } from "./i18n.js";
 
 async function route() {
+  translateStatic();
+  document.getElementById("lang")?.addEventListener("click", toggleLanguage);
   const app = document.getElementById("app");
   const match = location.pathname.match(/^\/play\/([^/]+)\/?$/);
   try {
     if (match) {
       const { showGame } = await import("./play.js");
-      await showGame(app, decodeURIComponent(match[1]), new URLSearchParams(location.search));
+      await showGame(app, decodeURIComponent(match[1]));
     } else {
       const { showLobby } = await import("./lobby.js");
       await showLobby(app);
@@ -15,8 +18,8 @@ async function route() {
   } catch (err) {
     console.error(err);
     clear(app).append(
-      h("div", { class: "card" }, h("h2", { text: "Something went wrong" }), h("p", { class: "error", text: err.message }),
-        h("a", { class: "btn", href: "/" }, "Back to the lobby")),
+      h("div", { class: "card" }, h("h2", { text: t("error.title") }), h("p", { class: "error", text: err.message }),
+        h("a", { class: "btn", href: "/" }, t("error.back"))),
     );
   }
 }

@@ -1,4 +1,6 @@
-// Tiny DOM helpers: h() builds HTML elements, s() builds SVG elements.
+// Tiny DOM helpers: h() builds HTML elements, s() builds SVG elements; toasts, clocks, links.
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function build(node, attrs, children) {
@@ -50,12 +52,30 @@ export function toast(message, ms = 3500) {
 }
 
 export function formatClock(seconds) {
-  const t = Math.max(0, seconds);
-  const m = Math.floor(t / 60);
-  const sec = Math.floor(t % 60);
-  const tenths = t < 10 ? `.${Math.floor((t * 10) % 10)}` : "";
+  const left = Math.max(0, seconds);
+  const m = Math.floor(left / 60);
+  const sec = Math.floor(left % 60);
+  const tenths = left < 10 ? `.${Math.floor((left * 10) % 10)}` : "";
   return `${m}:${String(sec).padStart(2, "0")}${tenths}`;
 }
 
 /** Player colours used when a board does not define its own. */
 export const PALETTE = ["#222", "#eee", "#d33", "#2a6fdb", "#2f9e44", "#e8a317"];
+
+export function absolute(url) {
+  return new URL(url, location.origin).href;
+}
+
+/** A link with Copy and Open buttons. Invitation links are not opened here: that would take
+ * the seat for this browser. */
+export function linkRow(who, url, cls, { open = true } = {}) {
+  const full = absolute(url);
+  return h("div", { class: `link-row ${cls}`, "data-url": full },
+    h("span", { class: "who", text: who }),
+    h("code", { text: full, title: full }),
+    h("button", {
+      type: "button", class: "btn small",
+      onclick: () => navigator.clipboard?.writeText(full).then(() => toast(t("link.copied"), 1500), () => toast(full, 6000)),
+    }, t("link.copy")),
+    open ? h("a", { class: "btn small", href: url, target: cls === "spectator" ? "_blank" : undefined }, t("link.open")) : null);
+}

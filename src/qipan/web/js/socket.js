@@ -1,9 +1,14 @@
-// A WebSocket that reconnects by itself with exponential backoff and keeps itself alive with pings.
+// A WebSocket that says hello first (its seat and token travel in that message, never in the
+// URL), reconnects by itself with exponential backoff and keeps itself alive with pings.
+const FATAL = new Set([4403, 4404]); // wrong seat or token, no such game: retrying cannot help
+
 export class GameSocket {
-  constructor(url, { onMessage, onState }) {
+  constructor(url, hello, { onMessage, onState, onFatal }) {
     this.url = url;
+    this.hello = hello;
     this.onMessage = onMessage;
     this.onState = onState || (() => {});
+    this.onFatal = onFatal || (() => {});
     this.delay = 250;
     this.closed = false;
     this.ws = null;
@@ -17,6 +22,7 @@ export class GameSocket {
     this.ws = ws;
     this.onState("connecting");
     ws.onopen = () => {
+      ws.send(JSON.stringify(this.hello));
       this.delay = 250;
       this.onState("open");
       clearInterval(this.pinger);
@@ -31,9 +37,14 @@ export class GameSocket {
       }
       this.onMessage(data);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       clearInterval(this.pinger);
       if (this.ws !== ws || this.closed) return;
+      if (FATAL.has(event.code)) {
+        this.closed = true;
+        this.onFatal(event.code);
+        return;
+      }
       this.onState("closed");
       setTimeout(() => this.open(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
@@ -58,8 +69,13 @@ export class GameSocket {
   }
 }
 
-export function socketUrl(id, seat, token) {
+/** The game's WebSocket address: only the public game id, nothing secret. */
+export function socketUrl(id) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const query = seat === null || seat === undefined ? "" : `?seat=${seat}&token=${encodeURIComponent(token)}`;
-  return `${proto}//${location.host}/ws/games/${encodeURIComponent(id)}${query}`;
+  return `${proto}//${location.host}/ws/games/${encodeURIComponent(id)}`;
+}
+
+/** The first message of a connection: a seat and its token, or a spectator's. */
+export function helloFor(seat, token) {
+  return seat === null || seat === undefined || !token ? { type: "hello" } : { type: "hello", seat, token };
 }
