@@ -312,7 +312,7 @@ class LiveGame:
         Raises GameError (nothing changes) when the action is not allowed. With ``ply``, the
         action only happens if the game still has exactly that many moves (AI turns)."""
         if seat is None:
-            raise GameError("spectators cannot play; open your seat's invite link to play")
+            raise GameError("spectators cannot play; open your invitation or seat link to play")
         async with self.lock:
             match = self.match
             if ply is not None and len(match.moves) != ply:
