@@ -49,8 +49,8 @@ class Game(ABC, Generic[S, A]):
     options: ClassVar[tuple[Option, ...]] = ()
     perfect_information: ClassVar[bool] = True
     public_history: ClassVar[bool] = True
-    """False when remembering the moves is part of the game (Tellstones): front ends show no move
-    list while it is played, only the newest move, and the whole record once it is over."""
+    """False when remembering the moves is part of the game (Tellstones): the server sends no move
+    history while it is played, only the newest move, and the whole record once it is over."""
 
     def __init__(self, variant: str | None = None, options: Mapping[str, object] | None = None):
         names = [v.name for v in self.variants]
