@@ -79,6 +79,21 @@ def test_allowed_origins_may_change_state(app_with: Any) -> None:
     assert client.post("/api/games", json=ABALONE, headers={"Origin": "http://games.example.org"}).status_code == 403
 
 
+def test_a_rebound_host_name_is_refused_when_hosts_are_listed(app_with: Any) -> None:
+    """DNS rebinding: evil.example made to resolve to 127.0.0.1 is 'same origin' with its Host."""
+    client = app_with(allow_hosts=["localhost", "127.0.0.1", "::1"])
+    rebound = {"Host": "evil.example:8000", "Origin": "http://evil.example:8000"}
+    refused = client.post("/api/games", json=ABALONE, headers=rebound)
+    assert refused.status_code == 400 and "host name" in refused.json()["error"]
+    assert client.get("/api/games", headers=rebound).status_code == 400
+    with pytest.raises(WebSocketDenialResponse), client.websocket_connect("/ws/games/x", headers=rebound):
+        pass
+    for host in ("localhost:8000", "127.0.0.1", "[::1]:8000"):
+        origin = {"Host": host, "Origin": f"http://{host}"}
+        assert client.post("/api/games", json=ABALONE, headers=origin).status_code == 201
+    assert len(client.get("/api/games", headers={"Host": "localhost"}).json()) == 3
+
+
 def test_a_foreign_origin_cannot_open_a_websocket(client: TestClient) -> None:
     created = create(client)
     with pytest.raises(WebSocketDenialResponse) as refused, \

@@ -55,6 +55,7 @@ def create_app(
     web_dir: Path | None = None,
     limits: Limits | None = None,
     allow_origins: Sequence[str] = (),
+    allow_hosts: Sequence[str] | None = None,
     rate_limiter: RateLimiter | None = None,
     all_ai_workers: int | None = None,
     unstarted_timeout: float = UNSTARTED,
@@ -68,7 +69,9 @@ def create_app(
     or ``"full"`` (they also survive power loss; slower). ``limits``: sizes, rates, caps and
     timers of the HTTP and WebSocket edge (:class:`qipan.server.limits.Limits`; its defaults when
     None). ``allow_origins``: web origins besides the server's own that may change state and open
-    WebSockets. ``rate_limiter``: where rate-limit buckets live (default: in this process).
+    WebSockets. ``allow_hosts``: the host names requests may name in ``Host`` (None: any;
+    ``qipan serve`` on loopback allows only localhost names, against DNS rebinding).
+    ``rate_limiter``: where rate-limit buckets live (default: in this process).
     ``all_ai_workers``: how many AI workers may think for all-AI games at once (default: half,
     at least 1; games with a human seat always go first). ``unstarted_timeout``: seconds without
     a move before a game in which some human has not moved yet is aborted; ``idle_timeout``:
@@ -98,7 +101,8 @@ def create_app(
     app.openapi = functools.partial(_openapi_without_422, app, app.openapi)  # type: ignore[method-assign]
     guard = Guard(limits or Limits(), rate_limiter) if rate_limiter is not None else Guard(limits or Limits())
     app.state.guard = guard
-    app.add_middleware(Edge, guard=guard, allow_origins=allow_origins, docs_path="/api/docs")
+    app.add_middleware(Edge, guard=guard, allow_origins=allow_origins, docs_path="/api/docs",
+                       allow_hosts=allow_hosts)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub

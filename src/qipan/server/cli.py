@@ -61,6 +61,11 @@ def serve_command(
         typer.Option(help="A web origin (https://example.org) besides the server's own that may create games "
                           "and open WebSockets; repeat for several."),
     ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(help="A host name (play.example.org) requests may be addressed to; repeat for several. "
+                          "Default: localhost names when listening on loopback, any name otherwise."),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(help="Behind a reverse proxy: its addresses (comma-separated), whose X-Forwarded-For "
@@ -116,7 +121,8 @@ def serve_command(
         typer.echo(f"qipan: {exc}", err=True)
         raise typer.Exit(1) from None
     app = create_app(url, ai_delay=ai_delay, ai_workers=ai_workers, sqlite_sync=sqlite_sync, limits=limits,
-                     allow_origins=allow_origin or (), all_ai_workers=all_ai_workers,
+                     allow_origins=allow_origin or (), allow_hosts=_allowed_hosts(host, allow_host),
+                     all_ai_workers=all_ai_workers,
                      unstarted_timeout=unstarted_timeout, idle_timeout=idle_timeout)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"qipan: open http://{shown}:{port}/ in your browser (database: {safe_url(url)})")
@@ -128,3 +134,18 @@ def serve_command(
     )
     redact_logs()  # uvicorn.Config has set its loggers up; the filters go on them and their handlers
     uvicorn.Server(config).run()
+
+
+def _allowed_hosts(host: str, given: list[str] | None) -> list[str] | None:
+    """The Host names to answer: those given, else localhost names on loopback, else any (None).
+
+    >>> _allowed_hosts("127.0.0.1", None)
+    ['localhost', '127.0.0.1', '::1']
+    >>> _allowed_hosts("0.0.0.0", None) is None, _allowed_hosts("0.0.0.0", ["play.example.org"])
+    (True, ['play.example.org'])
+    """
+    from qipan.server.edge import LOOPBACK_HOSTS
+
+    if given:
+        return list(given)
+    return list(LOOPBACK_HOSTS) if host in ("127.0.0.1", "localhost", "::1") else None

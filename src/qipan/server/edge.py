@@ -59,14 +59,36 @@ def normalise_origin(origin: str) -> str:
     return origin.strip().rstrip("/").lower()
 
 
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""The names a server listening on loopback answers to (``qipan serve`` default)."""
+
+
+def host_name(host: str) -> str:
+    """The name in a ``Host`` header, without the port, in lower case.
+
+    >>> host_name("[::1]:8000"), host_name("LocalHost:80"), host_name("example.org")
+    ('::1', 'localhost', 'example.org')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
 class Edge:
     """The middleware; ``guard`` holds the limits and the state enforcing them, ``allow_origins``
-    the origins besides the server's own that may send requests and open WebSockets."""
+    the origins besides the server's own that may send requests and open WebSockets,
+    ``allow_hosts`` the host names requests may be addressed to (None: any).
 
-    def __init__(self, app: ASGIApp, guard: Guard, allow_origins: Iterable[str] = (), docs_path: str = "/api/docs"):
+    A host list stops DNS rebinding: a web page whose name is made to resolve to 127.0.0.1 would
+    otherwise be "same origin" with a server on this machine."""
+
+    def __init__(self, app: ASGIApp, guard: Guard, allow_origins: Iterable[str] = (), docs_path: str = "/api/docs",
+                 allow_hosts: Iterable[str] | None = None):
         self.app = app
         self.guard = guard
         self.allow_origins = frozenset(normalise_origin(o) for o in allow_origins)
+        self.allow_hosts = None if allow_hosts is None else frozenset(host_name(h) for h in allow_hosts)
         self.docs_path = docs_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -101,6 +123,9 @@ class Edge:
             sum(len(name) + len(value) + 4 for name, value in headers)
         if head > limits.max_head:
             await refuse(scope, receive, send, 431, f"request head too long (at most {limits.max_head} bytes)")
+            return
+        if self.allow_hosts is not None and host_name(_header(scope, b"host") or "") not in self.allow_hosts:
+            await refuse(scope, receive, send, 400, "this server does not answer to that host name (Host)")
             return
         method = scope.get("method", "GET")
         changing = method in CHANGING_METHODS
