@@ -471,6 +471,14 @@ def test_parse_forms() -> None:
     assert game.parse_action(state, "PASS") == PASS
 
 
+@pytest.mark.parametrize("text", ["a1 " * 166 + "!", "a1 - " * 99 + "x", "a1  " * 124 + "a"])
+def test_a_long_unreadable_path_is_refused_at_once(text: str) -> None:
+    """Each run of spaces between holes could be split two ways by the notation's pattern, so a
+    path of n holes that fails at its end was tried 2^n ways (never answered, at 200 characters)."""
+    with pytest.raises(GameError, match="cannot read move"):
+        cc().parse_action(cc().initial_state(), text)
+
+
 def test_parse_path() -> None:
     game = cc()
     state = position({"i5": 0, "h5": 1, "h4": 1, "i6": 1})

@@ -62,7 +62,10 @@ CAPTURE_STEP_LIMIT = 60
 """食棋: the game also ends after this many moves in a row without a capture."""
 
 _TOKEN = re.compile(r"[a-q]\d{1,2}")
-_MOVE_TEXT = re.compile(r"\s*[a-q]\d{1,2}(\s*[-x]?\s*[a-q]\d{1,2})+\s*")
+_MOVE_TEXT = re.compile(r"[a-q]\d{1,2}+(?:\s*+[-x]?+\s*+[a-q]\d{1,2}+)++")
+"""Holes separated by spaces, ``-`` or ``x`` (the text is stripped first). Possessive: nothing is
+tried twice, where ``\\s*[-x]?\\s*`` could split each run of spaces two ways (``a1 a1 ... !`` took
+time doubling with every hole: a 200-character move would never be answered)."""
 
 
 class ChineseCheckersState(NamedTuple):
