@@ -381,13 +381,13 @@ def answer(raw: bytes) -> tuple[int, dict[str, Any]]:
 
 
 def test_a_slow_request_head_is_cut_off(served: ServerProcess) -> None:
-    status, body = answer(exchange(served, b"GET /api/meta HTTP/1.1\r\nHost: x\r\n"))
+    status, body = answer(exchange(served, b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n"))
     assert status == 408 and "request head" in body["error"]
     assert answer(exchange(served, b""))[0] == 408  # a connection that never says anything
 
 
 def test_a_slow_request_body_is_cut_off(served: ServerProcess) -> None:
-    head = (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Content-Length: 100\r\n\r\n")
     status, body = answer(exchange(served, head + b'{"game": '))
     assert status == 408 and "request body" in body["error"]
@@ -395,7 +395,7 @@ def test_a_slow_request_body_is_cut_off(served: ServerProcess) -> None:
 
 def test_a_huge_body_is_refused_before_it_is_sent(served: ServerProcess) -> None:
     """A declared 64 MiB body is refused from its head: the answer comes after 1 KiB was sent."""
-    head = (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Content-Length: 67108864\r\n\r\n")
     with socket.create_connection(("127.0.0.1", served.port), timeout=30) as sock:
         sock.sendall(head + b" " * 1024)
@@ -405,7 +405,7 @@ def test_a_huge_body_is_refused_before_it_is_sent(served: ServerProcess) -> None
 
 def test_an_oversized_request_head_is_refused(served: ServerProcess) -> None:
     """Refused whole (431), or by the parser before it ends (400)."""
-    filler = b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 40_000
+    filler = b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: " + b"a" * 40_000
     status, body = answer(exchange(served, filler + b"\r\n\r\n"))
     assert status == 431 and "too long" in body["error"]
     status, body = answer(exchange(served, filler[:17_000]))  # no end of head yet: the parser's limit
@@ -413,9 +413,17 @@ def test_an_oversized_request_head_is_refused(served: ServerProcess) -> None:
 
 
 def test_the_access_log_never_records_a_token(served: ServerProcess) -> None:
-    exchange(served, b"GET /play/abc?seat=0&token=SECRET-TOKEN-1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    exchange(served, b"GET /?invite=SECRET-INVITE-2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    exchange(served, b"GET /play/abc?seat=0&token=SECRET-TOKEN-1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    exchange(served, b"GET /?invite=SECRET-INVITE-2 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     served.get("/api/meta")  # one more request, so the lines above are flushed
     log = served.log.read_text()
     assert "token=***" in log and "invite=***" in log
     assert "SECRET-TOKEN-1" not in log and "SECRET-INVITE-2" not in log
+
+
+def test_a_server_on_loopback_answers_only_localhost_names(served: Any) -> None:
+    status, body = answer(exchange(served, b"GET /api/meta HTTP/1.1\r\nHost: rebound.example:8000\r\n"
+                                           b"Connection: close\r\n\r\n"))
+    assert status == 400 and "host name" in body["error"]
+    status, _ = answer(exchange(served, b"GET /api/meta HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+    assert status == 200
