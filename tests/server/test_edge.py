@@ -413,7 +413,8 @@ def test_an_oversized_request_head_is_refused(served: ServerProcess) -> None:
 
 
 def test_the_access_log_never_records_a_token(served: ServerProcess) -> None:
-    exchange(served, b"GET /play/abc?seat=0&token=SECRET-TOKEN-1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    exchange(served, b"GET /play/abc?seat=0&token=SECRET-TOKEN-1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Connection: close\r\n\r\n")
     exchange(served, b"GET /?invite=SECRET-INVITE-2 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     served.get("/api/meta")  # one more request, so the lines above are flushed
     log = served.log.read_text()
