@@ -19,119 +19,36 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
-import httpx
-from websockets.asyncio.client import connect
-
-HERE = Path(__file__).resolve().parent.parent / "src"
-UNLIMITED = ["--create-limit", "off", "--join-limit", "off", "--message-limit", "off", "--client-connections", "0",
-             "--max-connections", "0"]
-"""This version's per-client limits (every client here is 127.0.0.1); older versions had none."""
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def start_server(src: Path, db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    extra = UNLIMITED if src == HERE else []
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(src)}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "qipan.server", "--port", str(port), "--db", db, "--log-level", "warning",
-             "--ai-delay", "0", "--ai-workers", "2", *extra],
-            stdout=out, stderr=subprocess.STDOUT, env=env,
-        )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/games?limit=1", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
-
-
-def ply_of(message: dict[str, Any]) -> int:
-    return int(message["ply"]) if "ply" in message else len(message["moves"])
-
-
-async def human_game(base: str, game: str, level: str, moves: int, rng: random.Random) -> list[float]:
-    """Play ``moves`` moves as seat 0 against ``level``; the seconds each AI answer took."""
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        reply = await http.post("/api/games", json={"game": game,
-                                                    "seats": [{"kind": "human"}, {"kind": "ai", "level": level}]})
-        reply.raise_for_status()
-        created = reply.json()
-    token = created.get("token") or created["seats"][0]["token"]
-    ws_base = base.replace("http", "ws", 1)
-    new_protocol = "token" in created
-    url = f"{ws_base}/ws/games/{created['id']}" + ("" if new_protocol else f"?seat=0&token={token}")
-    waits: list[float] = []
-    async with connect(url, max_size=2**24, ping_interval=None) as ws:
-        if new_protocol:
-            await ws.send(json.dumps({"type": "hello", "seat": 0, "token": token}))
-        sent_at: float | None = None
-        while len(waits) < moves:
-            message = json.loads(await ws.recv())
-            if message["type"] != "update":
-                continue
-            if message["result"] is not None:
-                break
-            if message["to_move"] == 0 and message["legal"]:
-                if sent_at is not None:
-                    waits.append(time.perf_counter() - sent_at)
-                    if len(waits) == moves:
-                        break
-                sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "move": rng.choice(message["legal"])}))
-    return waits
+from running_server import HERE, create_all_ai, play_as_human, server
 
 
 async def measure(args: argparse.Namespace, base: str) -> dict[str, list[float]]:
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        for _ in range(args.all_ai):
-            reply = await http.post("/api/games", json={
-                "game": args.game, "seats": [{"kind": "ai", "level": args.level}] * 2})
-            reply.raise_for_status()
+    for _ in range(args.all_ai):
+        await create_all_ai(base, args.game, args.level)
     await asyncio.sleep(args.warmup)
     rng = random.Random(args.seed)
-    results = {}
+    results: dict[str, list[float]] = {}
     for level in args.human_levels:
-        results[level] = await human_game(base, args.game, level, args.moves, random.Random(rng.random()))
+        waits = results[level] = []
+
+        def answered(seconds: float, waits: list[float] = waits) -> bool:
+            waits.append(seconds)
+            return len(waits) < args.moves
+
+        body = {"game": args.game, "seats": [{"kind": "human"}, {"kind": "ai", "level": level}]}
+        await play_as_human(base, body, random.Random(rng.random()), answered)
     return results
 
 
 def run_server(src: Path, args: argparse.Namespace) -> dict[str, list[float]]:
-    with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        log = Path(tmp) / "server.log"
-        proc = start_server(src, str(Path(tmp) / "fair.db"), port, log)
-        try:
-            return asyncio.run(measure(args, f"http://127.0.0.1:{port}"))
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(10)
+    with tempfile.TemporaryDirectory() as tmp, server(src, Path(tmp) / "fair.db", "--ai-workers", "2") as (base, _):
+        return asyncio.run(measure(args, base))
 
 
 def stats(values: list[float]) -> tuple[float, float, float]:

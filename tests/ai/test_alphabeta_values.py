@@ -129,3 +129,15 @@ def test_a_full_table_keeps_the_values_exact_and_never_grows_past_its_size(size:
     _move, value = agent.search(game, state, random.Random(0))
     assert value == minimax(game, state, 3, 0)
     assert max(sizes) == size  # filled, never past it
+
+
+def test_chinese_checkers_compact_table_key_gives_the_values_of_the_states_themselves() -> None:
+    from qipan.games.chinese_checkers import ai as cc_ai
+
+    game = qipan.load("chinese-checkers", players=2)
+    for state in positions(game, 5, 3):
+        if game.to_move(state) is None:
+            continue
+        plain = AlphaBetaAgent(cc_ai.evaluate, depth=2, order=cc_ai.order)
+        compact = AlphaBetaAgent(cc_ai.evaluate, depth=2, order=cc_ai.order, key=cc_ai.table_key)
+        assert plain.search(game, state, random.Random(0)) == compact.search(game, state, random.Random(0))
