@@ -324,6 +324,15 @@ def test_static_files_are_served_and_nothing_outside(client: TestClient, tmp_pat
         assert reply.status_code == 404 or "create_app" not in reply.text, sneaky
 
 
+def test_impossible_file_names_are_404_with_a_short_message(client: TestClient) -> None:
+    # A name longer than the file system allows raised OSError, a NUL ValueError: both were 500s
+    # (with the whole path in the log's traceback).
+    for path in ("/static/" + "a" * 3000, "/" + "b" * 3000, "/static/a%00b", "/a%00b", "/static/js/" + "c" * 300):
+        reply = client.get(path)
+        assert reply.status_code == 404, path
+        assert len(reply.json()["error"]) < 160, path
+
+
 def test_static_files_from_a_given_directory(db_path: Any, tmp_path: Any) -> None:
     from qipan.server import create_app
 

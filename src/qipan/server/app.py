@@ -269,7 +269,7 @@ def create_app(
     async def api_not_found(request: Request, rest: str) -> JSONResponse:
         if allowed_methods(request, api_only=True):
             return method_not_allowed(request)
-        return JSONResponse({"error": f"no API endpoint /api/{brief(rest, 60)[1:-1]}"}, status_code=404)
+        return JSONResponse({"error": f"no API endpoint /api/{_shown(rest)}"}, status_code=404)
 
     def allowed_methods(request: Request, api_only: bool = False) -> list[str]:
         """The methods served at this path: by the API routes for it if there are any (not the
@@ -282,7 +282,7 @@ def create_app(
 
     def method_not_allowed(request: Request) -> JSONResponse:
         allowed = allowed_methods(request)
-        return JSONResponse({"error": f"use {' or '.join(allowed)} for {brief(request.url.path, 60)[1:-1]}"},
+        return JSONResponse({"error": f"use {' or '.join(allowed)} for {_shown(request.url.path)}"},
                             status_code=405, headers={"Allow": ", ".join(allowed)})
 
     app.include_router(socket_router)
@@ -290,11 +290,16 @@ def create_app(
     # -- the web client ------------------------------------------------------------------------------
 
     def web_file(path: str) -> Path | None:
+        if len(path) > MAX_WEB_PATH or "\0" in path:
+            return None  # no such file; the operating system would refuse the name with an error
         root = web.resolve()
         for base in (root / "static", root) if path else (root,):
-            candidate = (base / path).resolve() if path else root / "index.html"
-            if candidate.is_relative_to(root) and candidate.is_file():
-                return candidate
+            try:
+                candidate = (base / path).resolve() if path else root / "index.html"
+                if candidate.is_relative_to(root) and candidate.is_file():
+                    return candidate
+            except OSError:  # e.g. a path component longer than the file system allows
+                continue
         return None
 
     def index() -> Response:
@@ -316,14 +321,14 @@ def create_app(
     async def static(path: str) -> Response:
         found = web_file(path)
         if found is None:
-            return JSONResponse({"error": f"no file /static/{path}"}, status_code=404)
+            return JSONResponse({"error": f"no file /static/{_shown(path)}"}, status_code=404)
         return FileResponse(found, headers={"Cache-Control": "no-cache"})
 
     @app.get("/{path:path}", include_in_schema=False)
     async def other_file(path: str) -> Response:
         found = web_file(path) if path else None
         if found is None:
-            return JSONResponse({"error": f"no page /{path}"}, status_code=404)
+            return JSONResponse({"error": f"no page /{_shown(path)}"}, status_code=404)
         return FileResponse(found, headers={"Cache-Control": "no-cache"})
 
     return app
@@ -363,6 +368,19 @@ def _row_summary(row: GameRow, moves: int) -> dict[str, Any]:
         return unavailable_summary(row, "its stored result or seats are damaged")
     return summary
 
+
+def _shown(path: str) -> str:
+    """A requested path for a message, unquoted and cut short (never the whole of a long one).
+
+    >>> _shown("js/app.js"), _shown("x" * 500)
+    ('js/app.js', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (more than 120 characters)')
+    """
+    text = brief(path, 60)
+    return text[1:-1] if text[-1:] == text[:1] else text[1:]
+
+
+MAX_WEB_PATH = 255
+"""Longest path below the web client's directory looked up as a file (its files' are far shorter)."""
 
 MAX_OPTIONS_TEXT = 4096
 """Longest stored options (as JSON) the lobby builds a game from to name its seats."""
