@@ -46,7 +46,7 @@ MAX_NAME_CHARS = 40
 """The longest game, variant or AI level name accepted (the real ones are under 20)."""
 
 MAX_ERROR_CHARS = 300
-"""The longest error message answered; a longer one is cut (game messages quote the move)."""
+"""The longest error message answered; a longer one is cut (a game may list many choices)."""
 
 MAX_THINKING = 600.0
 """The longest time per move the ``ai`` command accepts (seconds)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import lshift, rshift
 
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
 
 WIDTH = 16
 PAD = 5
@@ -72,7 +72,7 @@ def cell_index(name: str) -> int:
     try:
         return INDEX[name.strip().lower()]
     except KeyError:
-        raise GameError(f"{name!r} is not a cell: rows are a..i, numbers 1..9 (e.g. a1, e5, i9)") from None
+        raise GameError(f"{brief(name, 40)} is not a cell: rows are a..i, numbers 1..9 (e.g. a1, e5, i9)") from None
 
 
 def row_number(cell: int) -> tuple[int, int]:

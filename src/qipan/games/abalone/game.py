@@ -199,7 +199,7 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
 
     def parse_action(self, state: AbaloneState, text: str) -> AbaloneMove:
         if not isinstance(text, str):
-            raise GameError(f"a move must be text such as a1b2, not {text!r}")
+            raise GameError(f"a move must be text such as a1b2, not {brief(text)}")
         return parse_move(text)
 
     def explain_illegal(self, state: AbaloneState, action: AbaloneMove) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import FrozenInstanceError
 
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
 from qipan.games.abalone.board import (
     AHEAD,
     AXES,
@@ -266,31 +266,31 @@ def parse_move(text: str) -> AbaloneMove:
     cells = [raw[i : i + 2] for i in range(0, len(raw), 2)]
     if len(raw) % 2 or len(cells) not in (2, 3):
         raise GameError(
-            f"cannot read move {text!r}: write an in-line move as trailing marble + target (a1b2) "
+            f"cannot read move {brief(text)}: write an in-line move as trailing marble + target (a1b2) "
             "or a broadside move as the two ends + the first end's target (e6e8f6)"
         )
     idx = [cell_index(c) for c in cells]
     if len(idx) == 2:
         direction = _direction(idx[0], idx[1])
         if direction is None:
-            raise GameError(f"cannot read move {text!r}: {cells[1]} is not next to {cells[0]}")
+            raise GameError(f"cannot read move {brief(text)}: {cells[1]} is not next to {cells[0]}")
         return AbaloneMove(idx[0], direction)
     first, last, target = idx
     direction = _direction(first, target)
     if direction is None:
-        raise GameError(f"cannot read move {text!r}: {cells[2]} is not next to {cells[0]}")
+        raise GameError(f"cannot read move {brief(text)}: {cells[2]} is not next to {cells[0]}")
     for axis in AXES:
         for size in (2, 3):
             for a, b in ((first, last), (last, first)):
                 if b - a == (size - 1) * DELTAS[axis]:
                     if direction in (axis, opposite(axis)):
                         raise GameError(
-                            f"cannot read move {text!r}: moving along the line is an in-line move; "
+                            f"cannot read move {brief(text)}: moving along the line is an in-line move; "
                             f"write it as trailing marble + target"
                         )
                     return AbaloneMove(a, direction, size, axis)
     raise GameError(
-        f"cannot read move {text!r}: {cells[0]} and {cells[1]} are not the ends of a straight "
+        f"cannot read move {brief(text)}: {cells[0]} and {cells[1]} are not the ends of a straight "
         "line of two or three cells"
     )
 

@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
 
 ROW_LETTERS = "abcdefghijklmnopq"
 
@@ -170,6 +170,6 @@ def hole_index(name: str) -> int:
     if key[:1] in ROW_LETTERS and key[:1] and key[1:].isdigit():
         row = ROW_LETTERS.index(key[0])
         raise GameError(
-            f"there is no hole {name!r}: row {key[0]} has holes 1..{ROW_LENGTHS[row]}"
+            f"there is no hole {brief(name, 40)}: row {key[0]} has holes 1..{ROW_LENGTHS[row]}"
         )
-    raise GameError(f"there is no hole {name!r}: holes are a row a..q and a number, e.g. d2 or i5")
+    raise GameError(f"there is no hole {brief(name, 40)}: holes are a row a..q and a number, e.g. d2 or i5")

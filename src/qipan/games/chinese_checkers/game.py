@@ -457,13 +457,13 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
 
         Case and spaces do not matter; ``x`` or nothing may separate holes too."""
         if not isinstance(text, str):
-            raise GameError(f"cannot read move {text!r}: a move is text like d2-e6, or pass")
+            raise GameError(f"cannot read move {brief(text)}: a move is text like d2-e6, or pass")
         key = text.strip().lower()
         if key == "pass":
             return PASS
         if not _MOVE_TEXT.fullmatch(key):
             raise GameError(
-                f"cannot read move {text!r}: write the start and end hole like d2-e6 "
+                f"cannot read move {brief(text)}: write the start and end hole like d2-e6 "
                 "(rows a..q, holes numbered from the left), a whole jump path like c1-e5-g5, or pass"
             )
         holes = [hole_index(token) for token in _TOKEN.findall(key)]
@@ -473,10 +473,10 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
 
     def _check_path(self, state: ChineseCheckersState, holes: list[int], text: str) -> None:
         if self.capture:
-            raise GameError(f"cannot read move {text!r}: a capture-game move is one step or one jump, "
+            raise GameError(f"cannot read move {brief(text)}: a capture-game move is one step or one jump, "
                             "written start-end")
         if not self.config["chain"]:
-            raise GameError(f"path {text!r}: one jump per move (chain=false); write the move as start-end")
+            raise GameError(f"path {brief(text)}: one jump per move (chain=false); write the move as start-end")
         cells = list(state.board)
         cells[holes[0]] = 0
         long = self.config["jump"] == "long"
@@ -485,12 +485,12 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
         for a, b in itertools.pairwise(holes):
             if b not in single_jumps(cells, a, long):
                 raise GameError(
-                    f"path {text!r}: {NAMES[a]}-{NAMES[b]} is not a jump here; "
+                    f"path {brief(text)}: {NAMES[a]}-{NAMES[b]} is not a jump here; "
                     "write the move as start-end (e.g. " + f"{NAMES[holes[0]]}-{NAMES[holes[-1]]})"
                 )
             if ban[b] >= 2:
                 raise GameError(
-                    f"path {text!r}: {NAMES[b]} is in point {POINT_OF[b]}, neither home nor target, "
+                    f"path {brief(text)}: {NAMES[b]} is in point {POINT_OF[b]}, neither home nor target, "
                     "where a piece may not land (other_corners=forbidden)"
                 )
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
 
 NUM_CELLS = 41
 D, E, F, G = 32, 33, 34, 35
@@ -56,7 +56,7 @@ def cell(text: str) -> int:
     key = text.strip().upper()
     if key not in _BY_NAME:
         raise GameError(
-            f"unknown cell {text!r}; cells are A1..A16, B1..B8, C1..C8, corners D E F G, "
+            f"unknown cell {brief(text, 40)}; cells are A1..A16, B1..B8, C1..C8, corners D E F G, "
             "start cells I L H K and the goal J"
         )
     return _BY_NAME[key]

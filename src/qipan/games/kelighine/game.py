@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from qipan.core.errors import GameError, choices_text
+from qipan.core.errors import GameError, brief, choices_text
 from qipan.core.game import CHANCE, JSON, Game
 from qipan.core.options import Option, Variant
 from qipan.games.kelighine import board
@@ -561,21 +561,21 @@ class Kelighine(Game[State, Action]):
             c = board.cell(m.group(1))
             n = int(m.group(3))
             if not 1 <= n <= 6:
-                raise GameError(f"cannot read {raw!r}: a move is 1 to {self.die} steps")
+                raise GameError(f"cannot read {brief(raw)}: a move is 1 to {self.die} steps")
             if tier(c) == 0 and c not in (*board.CORNERS, *STARTS):
-                raise GameError(f"cannot read {raw!r}: nothing moves from {name(c)}")
+                raise GameError(f"cannot read {brief(raw)}: nothing moves from {name(c)}")
             return Action("move", c, n if m.group(2) == "+" else -n)
         m = _PROMOTE_RE.match(text)
         if m:
             c, target = board.cell(m.group(1)), board.cell(m.group(2))
             if (c, target) not in _PAIR_INDEX:
                 raise GameError(
-                    f"cannot read {raw!r}: a promotion goes from a tier cell to a touching cell of "
+                    f"cannot read {brief(raw)}: a promotion goes from a tier cell to a touching cell of "
                     "the next tier (A4^B2, B2^C1, C3^J)"
                 )
             return Action("promote", c, self._forgone(state, m.group(3), raw), target)
         raise GameError(
-            f"cannot read move {raw!r}; write e.g. roll:4, A3+4, E+2, B5-1, A4^B2, push:B1, "
+            f"cannot read move {brief(raw)}; write e.g. roll:4, A3+4, E+2, B5-1, A4^B2, push:B1, "
             "ones:four or pass"
         )
 
@@ -600,11 +600,11 @@ class Kelighine(Game[State, Action]):
             try:
                 nums = sorted(int(x) for x in rest.split(","))
             except ValueError:
-                raise GameError(f"cannot read roll {raw!r}: write roll:4 or roll:1,3") from None
+                raise GameError(f"cannot read roll {brief(raw)}: write roll:4 or roll:1,3") from None
             count = 1 if self.version == 1 else 2
             if len(nums) != count:
                 example = "roll:4" if count == 1 else "roll:1,3"
-                raise GameError(f"version {self.version} rolls {count} dice: write {example}, not {raw!r}")
+                raise GameError(f"version {self.version} rolls {count} dice: write {example}, not {brief(raw)}")
             if count == 1:
                 return Action("roll", value=nums[0])
             return Action("roll", value=nums[0], target=nums[1])
@@ -612,12 +612,12 @@ class Kelighine(Game[State, Action]):
             for code, word in ONES_NAMES.items():
                 if rest == word.upper():
                     return Action("ones", value=code)
-            raise GameError(f"cannot read {raw!r}: the double-1 choice is ones:four, ones:reroll or ones:two")
+            raise GameError(f"cannot read {brief(raw)}: the double-1 choice is ones:four, ones:reroll or ones:two")
         if head == "PUSH":
             if rest == "START":
                 return Action("push", target=START)
             return Action("push", target=board.cell(rest))
-        raise GameError(f"cannot read move {raw!r}; prefixes are roll:, ones: and push:")
+        raise GameError(f"cannot read move {brief(raw)}; prefixes are roll:, ones: and push:")
 
     # -- JSON ------------------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from qipan.core.errors import GameError, choices_text
+from qipan.core.errors import GameError, brief, choices_text
 from qipan.core.game import CHANCE, Game
 from qipan.core.options import Option, Variant
 from qipan.games.shengke.cards import DECK_SIZE, PER_ELEMENT, Card, Deck, default_deck, load_deck
@@ -458,25 +458,25 @@ class ShengKe(Game[State, Action]):
         if word == "roll":
             faces = re.findall(r"[1-6]", rest)
             if len(faces) != 2 or re.sub(r"[\s,\-]", "", rest) != "".join(faces):
-                raise GameError(f"cannot read {text!r}: write a roll as 'roll 2-5' (two faces 1..6)")
+                raise GameError(f"cannot read {brief(text)}: write a roll as 'roll 2-5' (two faces 1..6)")
             a, b = sorted(int(f) for f in faces)
             return Roll(a, b)
         if word == "pick":
             element = parse_element(rest)
             if element is None:
-                raise GameError(f"cannot read {text!r}: write 'pick ELEMENT' with one of {', '.join(ELEMENTS)} "
+                raise GameError(f"cannot read {brief(text)}: write 'pick ELEMENT' with one of {', '.join(ELEMENTS)} "
                                 f"(or {''.join(GLYPHS)})")
             return Pick(element)
         if word == "coin":
             names = {"jia": 0, "甲": 0, "0": 0, "yi": 1, "乙": 1, "1": 1}
             if rest not in names:
-                raise GameError(f"cannot read {text!r}: write 'coin jia' or 'coin yi'")
+                raise GameError(f"cannot read {brief(text)}: write 'coin jia' or 'coin yi'")
             return Coin(names[rest])
         if word == "shuffle":
             match = _SHUFFLE_RE.match(low)
             if not match:
                 raise GameError(
-                    f"cannot read {text!r}: a shuffle is 'shuffle ' + 甲's five pile orders + '/' + 乙's, each "
+                    f"cannot read {brief(text)}: a shuffle is 'shuffle ' + 甲's five pile orders + '/' + 乙's, each "
                     "order five digits 1-5 (positions in the deck file, top first), piles wood.fire.earth."
                     "metal.water separated by '.'")
             orders = tuple(
@@ -491,19 +491,21 @@ class ShengKe(Game[State, Action]):
         hint = ("write a placement as CARD@CELL, e.g. wood1@c3 (card id or name, cell a1..e5); other moves: "
                 "'pick ELEMENT', 'roll A-B', 'coin jia|yi', 'shuffle ...'")
         if len(parts) != 2:
-            raise GameError(f"cannot read {raw!r}: {hint}")
+            raise GameError(f"cannot read {brief(raw)}: {hint}")
         cell = parse_cell(parts[1])
         if cell is None:
-            raise GameError(f"cannot read {raw!r}: {parts[1]!r} is not a cell a1..e5; {hint}")
+            raise GameError(f"cannot read {brief(raw)}: {brief(parts[1], 40)} is not a cell a1..e5; {hint}")
         p = state.current if state.first != EMPTY else 0
         deck = self.decks[p]
         index = deck.index(parts[0])
         if index is None and sum(c.name == parts[0] for c in deck.cards) > 1:
-            raise GameError(f"cannot read {raw!r}: two or more of {PLAYER_NAMES[p]}'s cards are named {parts[0]!r}; "
+            raise GameError(f"cannot read {brief(raw)}: two or more of {PLAYER_NAMES[p]}'s cards are named "
+                            f"{brief(parts[0], 40)}; "
                             "write the card's id instead: "
                             f"{', '.join(c.id for c in deck.cards if c.name == parts[0])}")
         if index is None:
-            raise GameError(f"cannot read {raw!r}: {PLAYER_NAMES[p]}'s deck has no card {parts[0]!r}; its cards: "
+            raise GameError(f"cannot read {brief(raw)}: {PLAYER_NAMES[p]}'s deck has no card "
+                            f"{brief(parts[0], 40)}; its cards: "
                             f"{choices_text(c.id for c in deck.cards)}")
         return Place(index, cell)
 

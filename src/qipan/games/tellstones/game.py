@@ -449,7 +449,7 @@ class Tellstones(Game[State, Action]):
         try:
             return self._parse_words(state, head, rest)
         except GameError as exc:
-            raise GameError(f"cannot read {text.strip()!r}: {exc}") from None
+            raise GameError(f"cannot read {brief(text.strip())}: {exc}") from None
 
     def _parse_words(self, state: State, head: str, rest: list[str]) -> Action:
         aliases = {"counter-boast": "counter", "counterboast": "counter", "done": "stop",
@@ -460,7 +460,7 @@ class Tellstones(Game[State, Action]):
                 symbol = parse_symbol(head)
             except GameError:
                 raise GameError(
-                    f"unknown action {head!r}; actions are place, hide, swap, peek, stop, challenge, "
+                    f"unknown action {brief(head, 40)}; actions are place, hide, swap, peek, stop, challenge, "
                     "boast, believe, doubt, counter, name"
                 ) from None
             if rest:
@@ -494,7 +494,7 @@ class Tellstones(Game[State, Action]):
             mate = 0
             if len(rest) == 2:
                 if rest[1] not in ("partner", "teammate", "mate"):
-                    raise GameError(f"{rest[1]!r}: after the slot only 'partner' may follow")
+                    raise GameError(f"{brief(rest[1], 40)}: after the slot only 'partner' may follow")
                 mate = 1
             return Action(PEEK, line, slot, mate)
         if kind == NAME:
@@ -864,7 +864,7 @@ class Tellstones(Game[State, Action]):
         """
         words = text.strip().lower().split()
         if not words or (words[0] == "place" and words[-1] in ("left", "right", "l", "r")):
-            raise GameError(f"{text!r} is not canonical notation")
+            raise GameError(f"{brief(text)} is not canonical notation")
         return self._parse_words(State((), (0, 0), TURN, 0, 0), words[0], words[1:])
 
 

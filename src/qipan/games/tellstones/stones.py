@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
 
 SYMBOLS = ("crown", "shield", "sword", "flag", "knight", "hammer", "scale")
 """The symbols in their fixed order (index = symbol id)."""
@@ -49,7 +49,7 @@ def parse_symbol(text: str) -> int:
     if len(matches) == 1:
         return matches[0]
     raise GameError(
-        f"{text!r} is not a stone; name one of {', '.join(SYMBOLS)} "
+        f"{brief(text, 40)} is not a stone; name one of {', '.join(SYMBOLS)} "
         f"(or {', '.join(a.upper() for a in ABBREVIATIONS)})"
     )
 
@@ -68,8 +68,8 @@ def parse_slot(text: str, lines: int) -> tuple[int, int]:
         line = LINE_LETTERS.index(word[0])
         word = word[1:]
     elif lines > 1:
-        raise GameError(f"slot {text!r} needs its line: a1..a7 or b1..b7")
+        raise GameError(f"slot {brief(text, 40)} needs its line: a1..a7 or b1..b7")
     if not word.isdecimal() or not 1 <= int(word) <= SLOTS or line >= lines:
         allowed = "1..7" if lines == 1 else "a1..a7 or b1..b7"
-        raise GameError(f"{text!r} is not a slot; slots are {allowed}")
+        raise GameError(f"{brief(text, 40)} is not a slot; slots are {allowed}")
     return line, int(word) - 1
