@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from qipan.cli.boards import renderer
 from qipan.core.errors import GameError
@@ -27,16 +28,19 @@ def replay_command(
         record = Record.load(record_file)
         states = record.replay()
         game = record.make_game()
+        players = record.players or [game.player_name(p) for p in range(game.num_players)]
+        if len(players) != game.num_players:
+            raise GameError(f"the record names {len(players)} players; {game.name} here has {game.num_players}")
     except GameError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None
     render = renderer(game)
     texts = [m.text for m in record.moves]
     if list_moves:
         for ply, move in enumerate(record.moves, 1):
-            who = move.player if move.player == "chance" else record.players[int(move.player)]
-            console.print(f"{ply:4}. {who}: {move.text}")
-        console.print(f"result: {(record.result or {}).get('text', 'unfinished')}")
+            who = move.player if move.player == "chance" else players[int(move.player)]
+            console.print(escape(f"{ply:4}. {who}: {move.text}"))
+        console.print(escape(f"result: {(record.result or {}).get('text', 'unfinished')}"))
         return
 
     def show(ply: int) -> None:
@@ -44,13 +48,13 @@ def replay_command(
         mover = game.to_move(state)
         viewer = None
         console.print(render(game, game.view(state, viewer), texts[ply - 1] if ply else None))
-        who = "chance" if mover == CHANCE else ("game over" if mover is None else record.players[mover])
-        console.print(f"[dim]move {ply}/{len(texts)} — {who}[/dim]")
+        who = "chance" if mover == CHANCE else ("game over" if mover is None else players[mover])
+        console.print(f"[dim]move {ply}/{len(texts)} — {escape(str(who))}[/dim]")
 
     if to is not None or not sys.stdin.isatty():
         show(max(0, min(len(texts), to if to is not None else len(texts))))
         if record.result:
-            console.print(f"result: {record.result.get('text')}")
+            console.print(escape(f"result: {record.result.get('text')}"))
         return
     ply = 0
     while True:

@@ -8,17 +8,25 @@ in turn, so a record never depends on the random generator that produced it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from qipan.core import jsonsafe
 from qipan.core.chance import check_seed
-from qipan.core.errors import GameError
+from qipan.core.errors import GameError, brief
 from qipan.core.game import CHANCE, Game
 from qipan.core.registry import load
+from qipan.core.validate import MAX_COUNT, Reader
 
 FORMAT = "qipan-record/1"
+
+MAX_RECORD_BYTES = 64 << 20
+"""The largest record file read (64 MiB): a game of a million moves fits."""
+
+MAX_MOVE_TEXT = 500
+"""The longest move text a record may hold (as the engine protocol's moves)."""
 
 
 @dataclass
@@ -69,30 +77,43 @@ class Record:
         Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Record:
-        try:
-            if data.get("format", FORMAT) != FORMAT:
-                raise GameError(f"unsupported record format {data.get('format')!r}; expected {FORMAT}")
-            moves = [Move(m["player"], str(m["move"]), m.get("time")) for m in data["moves"]]
-            return cls(
-                game=str(data["game"]),
-                variant=str(data["variant"]),
-                options=dict(data.get("options") or {}),
-                seed=None if data.get("seed") is None else check_seed(data["seed"]),
-                players=list(data.get("players") or []),
-                moves=moves,
-                result=data.get("result"),
-                started=data.get("started"),
-            )
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise GameError(f"malformed record: missing or bad field {exc}") from None
+    def from_json(cls, data: Any) -> Record:
+        """A record from its JSON, every field checked (GameError naming the field, briefly)."""
+        read = Reader("record")
+        data = read.mapping(data, "a record")
+        if data.get("format", FORMAT) != FORMAT:
+            raise read.fail(f"unsupported format {brief(data.get('format'), 40)}; expected {FORMAT}")
+        options = read.mapping(data.get("options") or {}, "options")
+        players = [read.text(p, "a player label") for p in read.array(data.get("players") or [], "players", longest=8)]
+        result = data.get("result")
+        if result is not None:
+            result = dict(read.mapping(result, "result"))
+        return cls(
+            game=read.text(read.field(data, "game"), "game", 40),
+            variant=read.text(read.field(data, "variant"), "variant", 40),
+            options=dict(options),
+            seed=None if data.get("seed") is None else check_seed(data["seed"]),
+            players=players,
+            moves=[_move(read, m) for m in read.array(read.field(data, "moves"), "moves", longest=MAX_COUNT)],
+            result=result,
+            started=_time(read, data.get("started"), "started"),
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
+        """Read a record file (at most :data:`MAX_RECORD_BYTES`); GameError if it is not one."""
+        shown = brief(str(path))
         try:
-            return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
-        except json.JSONDecodeError as exc:
-            raise GameError(f"{path} is not valid JSON: {exc}") from None
+            with open(path, "rb") as file:
+                raw = file.read(MAX_RECORD_BYTES + 1)
+        except (OSError, ValueError) as exc:
+            raise GameError(f"cannot read {shown}: {getattr(exc, 'strerror', None) or 'not readable'}") from None
+        if len(raw) > MAX_RECORD_BYTES:
+            raise GameError(f"{shown} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record")
+        try:
+            return cls.from_json(jsonsafe.loads(raw))
+        except GameError as exc:
+            raise GameError(f"{shown}: {exc}") from None
 
     def make_game(self) -> Game[Any, Any]:
         return load(self.game, self.variant, self.options)
@@ -115,3 +136,22 @@ class Record:
                 raise GameError(f"record move {number}: {exc}") from None
             states.append(state)
         return states
+
+
+def _time(read: Reader, value: Any, name: str) -> float | None:
+    """A time in seconds since the epoch, or None."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        raise read.fail(f"{name} must be a time in seconds (or null), not {brief(value, 40)}")
+    return float(value)
+
+
+def _move(read: Reader, data: Any) -> Move:
+    """One recorded move: its player (a seat or "chance"), its notation and its time."""
+    data = read.mapping(data, "a move")
+    player = read.field(data, "player")
+    if player != "chance":
+        player = read.integer(player, "a move's player (a seat or \"chance\")", 0, 99)
+    text = read.text(read.field(data, "move"), "a move", MAX_MOVE_TEXT)
+    return Move(player, text, _time(read, data.get("time"), "time"))
