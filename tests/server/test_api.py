@@ -431,3 +431,24 @@ def test_seats_stored_before_invitations_still_load_and_play(tmp_path: Any) -> N
             ws.send_json({"type": "move", "move": "a1b2"})
             assert until(ws, update_with(2))["to_move"] == 0
         assert client.post("/api/games/oldseats/invites", json={"token": "black-token-0123456789"}).status_code == 403
+
+
+def test_rematch_tokens_cannot_be_computed_from_the_database(client: TestClient) -> None:
+    """The database keeps token hashes only; a rematch token is keyed by the player's own token."""
+    from qipan.server.auth import derived_token, hash_token
+
+    created = create(client)
+    tokens = created["tokens"]
+    resign(client, created, 0)
+    first = client.post(f"/api/games/{created['id']}/rematch", json={"token": tokens[0]}).json()
+    second = client.post(f"/api/games/{created['id']}/rematch", json={"token": tokens[1]}).json()
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    stored = [seat["token"] for seat in hub.store.game(created["id"]).seats]
+    assert stored == [hash_token(tokens[0]), hash_token(tokens[1])]
+    from_database = {derived_token(h, "rematch") for h in stored}
+    assert first["token"] not in from_database and second["token"] not in from_database
+    # The same player asking again gets the same seat and token; a stranger's token gets nothing.
+    again = client.post(f"/api/games/{created['id']}/rematch", json={"token": tokens[1]}).json()
+    assert (again["seat"], again["token"]) == (second["seat"], second["token"])
+    rows = hub.store.game(first["id"]).seats
+    assert [r["token"] for r in rows] == [hash_token(second["token"]), hash_token(first["token"])]

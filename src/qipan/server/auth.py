@@ -25,7 +25,9 @@ from typing import Any
 SeatRecord = dict[str, Any]
 """One seat as the ``games.seats`` JSON stores it: ``kind`` ("human"/"ai"), ``level`` (AI),
 ``token`` (hash of the seat's token; None until claimed), ``invite`` (hash of its invitation
-code; None if it never had one) and ``creator`` (True on the seat of whoever created the game).
+code; None if it never had one), ``creator`` (True on the seat of whoever created the game) and,
+in a rematch, ``rematch_of`` (hash of the token of the finished game's seat whose holder may take
+this one).
 Rows written before invitations have only ``kind``, ``level`` and ``token``."""
 
 
@@ -55,13 +57,17 @@ def check_token(stored_hash: str | None, token: object) -> bool:
     return hmac.compare_digest(stored_hash, hash_token(token))
 
 
-def derived_token(stored_hash: str, purpose: str) -> str:
-    """A token derived from a seat's stored hash, e.g. the seat's token in a rematch.
+def derived_token(token: str, purpose: str) -> str:
+    """A token derived from a seat's token, e.g. its holder's token in the rematch.
 
-    The server and the seat's holder (who can hash their own token) can derive it; nobody else.
-    Deriving it again gives the same token, which makes a rematch request idempotent across
-    restarts."""
-    digest = hmac.new(bytes.fromhex(stored_hash), purpose.encode("utf-8"), hashlib.sha256).digest()
+    Keyed by the token itself, which the server never stores: whoever presents the token can
+    have the derived one, again and again (a rematch request is idempotent across restarts),
+    and nobody who reads the database can compute it.
+
+    >>> derived_token("abc", "rematch") == derived_token("abc", "rematch") != derived_token("abd", "rematch")
+    True
+    """
+    digest = hmac.new(token.encode("utf-8"), purpose.encode("utf-8"), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
 
 
@@ -89,5 +95,6 @@ def human_seat(token: str | None = None, invite: str | None = None, creator: boo
 
 
 def claimed(record: SeatRecord) -> bool:
-    """Whether someone sits in this seat (AI seats always count as taken)."""
-    return record["kind"] != "human" or record.get("token") is not None
+    """Whether someone sits in this seat, or it is kept for its player in a rematch (AI seats
+    always count as taken)."""
+    return record["kind"] != "human" or record.get("token") is not None or record.get("rematch_of") is not None

@@ -15,7 +15,7 @@ from qipan.core import GameError, Match, Move, Record
 from qipan.core.errors import brief
 from qipan.core.game import Game
 from qipan.server.ai_pool import AIProcesses
-from qipan.server.auth import SeatRecord, derived_token, hash_token, human_seat, new_game_id, new_seats
+from qipan.server.auth import SeatRecord, human_seat, new_game_id, new_seats
 from qipan.server.errors import Conflict, NotFound, SetAside
 from qipan.server.expiry import Expiry, watch
 from qipan.server.live import LiveGame
@@ -44,6 +44,7 @@ class Hub:
         """Games set aside because they cannot be resumed: id -> what the lobby shows of them."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading = asyncio.Lock()
+        self._expiry: asyncio.Task[None] | None = None
 
     def spawn(self, coro: Any) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.create_task(coro)
@@ -182,7 +183,8 @@ class Hub:
         if self.unavailable:
             log.warning("%d game(s) could not be resumed and are set aside (listed as unavailable)",
                         len(self.unavailable))
-        self.spawn(watch(self, self.expiry))
+        if self._expiry is None:
+            self._expiry = self.spawn(watch(self, self.expiry))
         return count
 
     def set_aside(self, game_id: str, exc: Exception, row: GameRow | None = None) -> dict[str, Any]:
@@ -216,10 +218,10 @@ class Hub:
         """The rematch of a finished game (created on the first request); the requester's new seat
         and token there.
 
-        Seats rotate (seat i moves to i+1). Each claimed seat's rematch token is derived from its
-        old token's hash, so every player fetches their own with their own old token, and nobody
-        gets anyone else's. A seat nobody had claimed starts unclaimed, with no invitation until
-        the creator issues one."""
+        Seats rotate (seat i moves to i+1). A seat of the rematch is taken by the holder of the old
+        seat's token when they ask, with a token derived from theirs (:func:`derived_token`), so
+        every player fetches their own and nobody gets anyone else's. A seat nobody had claimed
+        starts unclaimed, with no invitation until the creator issues one."""
         seat = live.seat_for_token(token)
         async with live.lock:
             if not live.match.over:
@@ -232,8 +234,9 @@ class Hub:
                 live.broadcast()
             else:
                 new = await self.get(live.row.rematch)
-        new_seat, new_tok = live.rematch_seat(seat)
-        return new, new_seat, new_tok
+        new_seat = (seat + 1) % len(live.row.seats)
+        assert isinstance(token, str)  # seat_for_token accepted it
+        return new, new_seat, await new.take_rematch_seat(new_seat, token)
 
 
 def unavailable_summary(row: GameRow | BadRow, reason: str) -> dict[str, Any]:
@@ -251,9 +254,9 @@ def rematch_record(old: SeatRecord) -> SeatRecord:
     """A seat's record in the rematch, from its record in the finished game."""
     if old["kind"] != "human":
         return {"kind": old["kind"], "level": old.get("level"), "token": None}
-    token = old.get("token")
-    return human_seat(token=None if token is None else hash_token(derived_token(token, "rematch")),
-                      creator=bool(old.get("creator")))
+    record = human_seat(creator=bool(old.get("creator")))
+    record["rematch_of"] = old.get("token")
+    return record
 
 
 def creator_seat(specs: list[dict[str, Any]], seat: object) -> int | None:

@@ -207,9 +207,19 @@ class LiveGame:
             "seats": self.seat_summaries(),
         }
 
-    def rematch_seat(self, seat: int) -> tuple[int, str]:
-        """Where the human at ``seat`` sits in the rematch, and their token there."""
-        return (seat + 1) % len(self.row.seats), derived_token(self.row.seats[seat]["token"], "rematch")
+    async def take_rematch_seat(self, seat: int, old_token: str) -> str:
+        """Seat ``seat`` of this rematch for whoever holds ``old_token`` (their token in the finished
+        game): their token here, the same at every request. AuthError if the seat is not theirs."""
+        token = derived_token(old_token, "rematch")
+        async with self.lock:
+            info = self.row.seats[seat]
+            if check_token(info.get("token"), token):
+                return token
+            if info.get("token") is not None or not check_token(info.get("rematch_of"), old_token):
+                raise Conflict(f"seat {seat} of the rematch has been taken by someone else")
+            await self._save_seats({seat: {**info, "token": hash_token(token)}})
+        self.broadcast()
+        return token
 
     def seat_for_token(self, token: object) -> int:
         for seat, info in enumerate(self.row.seats):
@@ -227,6 +237,8 @@ class LiveGame:
         info = self.row.seats[seat]
         if info["kind"] != "human":
             raise AuthError(f"seat {seat} is played by the AI; join as a spectator instead")
+        if info.get("token") is None and info.get("rematch_of") is not None:
+            raise AuthError(f"seat {seat} of this rematch waits for its player: they press Rematch in the last game")
         if info.get("token") is None:
             raise AuthError(f"nobody has claimed seat {seat} yet; open its invitation link")
         if not check_token(info["token"], token):
