@@ -400,12 +400,17 @@ def test_a_database_from_before_game_secrets_is_migrated(tmp_path: Any) -> None:
                           "result JSON, rematch VARCHAR(32))"))
         c.execute(sa.text("INSERT INTO games VALUES ('old', 'abalone', 'standard', '{}', 42, '[]', 1, 1, "
                           "NULL, NULL, NULL)"))
+        c.execute(sa.text("INSERT INTO games VALUES ('done', 'abalone', 'standard', '{}', 43, '[]', 1, 1, "
+                          "5, '{\"returns\": [1.0, -1.0], \"text\": \"black won\", \"reason\": \"rules\"}', NULL)"))
     old.dispose()
     store = Store(f"sqlite:///{path}")
     store.create_game(GameRow("new", "abalone", "standard", {}, "ab" * 32, [], 2.0, 2.0))
     seeds = {game_id: store.game(game_id).seed for game_id in store.unfinished_ids()}  # type: ignore[union-attr]
+    finished = store.game("done")
     store.close()
-    assert seeds == {"old": 42, "new": "ab" * 32}
+    # An unfinished game's 32-bit seed could be brute-forced from its outcomes: it gets a secret.
+    assert re.fullmatch("[0-9a-f]{64}", str(seeds["old"])) and seeds["new"] == "ab" * 32 and len(seeds) == 2
+    assert finished is not None and finished.seed == 43  # a finished game keeps the seed it played with
 
 
 def test_seats_stored_before_invitations_still_load_and_play(tmp_path: Any) -> None:

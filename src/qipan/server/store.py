@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
 from qipan.core import GameError, jsonsafe
+from qipan.core.chance import new_secret
 
 log = logging.getLogger("qipan.server")
 
@@ -312,6 +313,14 @@ class Store:
         if "secret" not in columns:
             with self.engine.begin() as c:
                 c.execute(sa.text("ALTER TABLE games ADD COLUMN secret VARCHAR(128)"))
+        # Unfinished games from before secrets had a 32-bit seed, which a player can brute-force
+        # from the outcomes seen so far: what chance they have left is drawn under a fresh secret
+        # (the outcomes already played are in the move log, so the record still replays).
+        open_legacy = sa.select(games_table.c.id).where(games_table.c.secret.is_(None),
+                                                        games_table.c.finished.is_(None))
+        with self.engine.begin() as c:
+            for (game_id,) in c.execute(open_legacy).all():
+                c.execute(games_table.update().where(games_table.c.id == game_id).values(secret=new_secret()))
 
     def close(self) -> None:
         self.engine.dispose()
