@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import math
 import queue
@@ -318,9 +319,16 @@ class Store:
         # (the outcomes already played are in the move log, so the record still replays).
         open_legacy = sa.select(games_table.c.id).where(games_table.c.secret.is_(None),
                                                         games_table.c.finished.is_(None))
-        with self.engine.begin() as c:
-            for (game_id,) in c.execute(open_legacy).all():
-                c.execute(games_table.update().where(games_table.c.id == game_id).values(secret=new_secret()))
+        try:
+            with self.engine.begin() as c:
+                for (game_id,) in c.execute(open_legacy).all():
+                    c.execute(games_table.update().where(games_table.c.id == game_id).values(secret=new_secret()))
+        except sa.exc.DatabaseError:  # damaged pages: game by game, as far as they can be read
+            for game_id in self.unfinished_ids():
+                with contextlib.suppress(sa.exc.DatabaseError), self.engine.begin() as c:
+                    c.execute(games_table.update().where(
+                        games_table.c.id == game_id, games_table.c.secret.is_(None),
+                        games_table.c.finished.is_(None)).values(secret=new_secret()))
 
     def close(self) -> None:
         self.engine.dispose()
