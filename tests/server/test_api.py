@@ -129,6 +129,17 @@ def test_an_invitation_works_once_and_only_for_its_game(client: TestClient) -> N
         assert "wrong or missing token" in ws.receive_json()["error"]
 
 
+def test_a_seat_cannot_be_claimed_once_the_game_is_over(client: TestClient) -> None:
+    # A seat claimed after the end (before or after its rematch was made) had a rematch answer
+    # 201 with a token that opened nothing: the rematch seat had been made unclaimed.
+    reply = client.post("/api/games", json={"game": "abalone"}).json()
+    resign(client, {**reply, "tokens": {0: reply["token"]}}, 0)
+    late = client.post(f"/api/games/{reply['id']}/claim", json={"invite": reply["seats"][1]["invite"]})
+    assert late.status_code == 409 and "over" in late.json()["error"] and "token" not in late.json()
+    assert client.post(f"/api/games/{reply['id']}/claim", json={"invite": "guess"}).status_code == 403
+    assert client.get(f"/api/games/{reply['id']}").json()["seats"][1]["claimed"] is False
+
+
 def test_the_creator_can_replace_lost_invitations_of_unclaimed_seats(client: TestClient) -> None:
     reply = client.post("/api/games", json={"game": "chinese-checkers", "options": {"players": 3}}).json()
     game_id = reply["id"]

@@ -248,7 +248,8 @@ class LiveGame:
 
     async def claim(self, code: object) -> tuple[int, str]:
         """Take the seat an invitation code is for; its new token. AuthError for a code of no
-        seat, Conflict when the seat has been claimed already (every code works once)."""
+        seat, Conflict when the seat has been claimed already (every code works once) or the game
+        is over."""
         async with self.lock:
             seats = self.row.seats
             seat = next((s for s, info in enumerate(seats) if check_token(info.get("invite"), code)), None)
@@ -257,6 +258,10 @@ class LiveGame:
                                 "one; ask whoever created the game)")
             if claimed(seats[seat]):
                 raise Conflict(f"that invitation has been used: seat {seat} is taken")
+            if self.match.over:
+                # A seat taken now would be a seat in no game: the rematch has been (or will be)
+                # made from the seats held at the end.
+                raise Conflict("the game is over: its seats can no longer be taken")
             token = new_token()
             await self._save_seats({seat: {**seats[seat], "token": hash_token(token)}})
         self.broadcast()
