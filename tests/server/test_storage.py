@@ -78,6 +78,29 @@ DAMAGED = {
 }
 
 
+def test_the_public_reason_of_a_game_that_does_not_replay_shows_no_hidden_move(db_path: Path) -> None:
+    # The lobby is public: a Sheng-Ke game whose fourth move no longer replays was listed with
+    # "illegal move ...: ... is not in your hand; you hold <the player's hand>".
+    match = Match(qipan.load("shengke"), seed=5)
+    hand = [t.split("@")[0] for t in match.legal_texts()]
+    with serve(db_path):
+        pass
+    other = next(f"{e}{n}" for e in ("wood", "fire", "earth", "metal", "water") for n in range(1, 6)
+                 if f"{e}{n}" not in hand)
+    moves = [(m.player, m.text) for m in match.moves] + [(match.to_move, f"{other}@a1")]
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("INSERT INTO games (id, game, variant, options, seed, seats, created, started) VALUES "
+                     "('hidden', 'shengke', 'standard', '{}', 5, ?, 1.0, 1.0)",
+                     (json.dumps([{"kind": "human", "token": "0" * 64}, {"kind": "human", "token": "1" * 64}]),))
+        for ply, (player, text) in enumerate(moves):
+            conn.execute("INSERT INTO moves VALUES ('hidden', ?, ?, ?, 2.0)", (ply, str(player), text))
+    with serve(db_path) as client:
+        entry = summaries(client)["hidden"]
+    assert entry["status"] == "unavailable" and "move 4" in entry["reason"], entry
+    shuffle = match.moves[1].text.split()[1]
+    assert shuffle[:10] not in entry["reason"] and not [card for card in hand if card in entry["reason"]]
+
+
 @pytest.fixture
 def damaged_db(db_path: Path) -> Iterator[tuple[Path, Message]]:
     with serve(db_path) as client:

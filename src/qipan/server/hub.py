@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -193,8 +194,12 @@ class Hub:
             reason = exc.reason
             log.warning("game %s is unavailable: %s%s", game_id, reason, f" ({exc.detail})" if exc.detail else "")
         elif isinstance(exc, GameError):
-            reason = f"it cannot be replayed ({brief(str(exc), 120)[1:-1]})"
-            log.warning("game %s is unavailable: %s", game_id, reason)
+            # The lobby is public and the game unfinished: a stored move's text or why it fails
+            # can show hidden information (a shuffle, a hand), so only the log gets the message.
+            number = re.match(r"record move (\d+)", str(exc))
+            shown = f"move {number[1]} does not replay" if number else brief(str(exc), 120)[1:-1]
+            reason = f"it cannot be replayed ({shown})"
+            log.warning("game %s is unavailable: it cannot be replayed (%s)", game_id, brief(str(exc), 300)[1:-1])
         else:
             reason = "it could not be restored (the server log says why)"
             log.error("game %s is unavailable: it could not be restored", game_id, exc_info=exc)
