@@ -264,3 +264,32 @@ def test_a_full_database_answers_503_and_changes_nothing(db_path: Path) -> None:
         assert_clear(error)
         assert set(hub.games) == set(made)
         assert set(summaries(client)) == set(made)
+
+
+def test_a_database_that_cannot_be_read_for_now_answers_503_and_sets_nothing_aside(db_path: Path) -> None:
+    with serve(db_path) as client:
+        created = create(client)
+        with connect(client, created, 0) as ws:
+            until(ws, update_with(0))
+            ws.send_json({"type": "resign"})
+            until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert created["id"] not in hub.games  # finished and unwatched: read again when asked for
+        locked = True
+
+        @sa.event.listens_for(hub.store.engine, "before_cursor_execute")
+        def busy(*_args: Any) -> None:
+            if locked:
+                error = sqlite3.OperationalError("database is locked")
+                error.sqlite_errorcode = sqlite3.SQLITE_BUSY  # as SQLite sets it
+                raise error
+
+        for path in (f"/api/games/{created['id']}", "/api/games"):
+            reply = client.get(path)
+            assert reply.status_code == 503 and "cannot read its database right now" in reply.json()["error"]
+        with client.websocket_connect(f"/ws/games/{created['id']}") as ws:
+            ws.send_json({"type": "hello"})
+            assert ws.receive_json()["type"] == "error" and ws.receive()["code"] == 1013
+        locked = False
+        assert client.get(f"/api/games/{created['id']}").json()["status"] == "finished"
+        assert not hub.unavailable

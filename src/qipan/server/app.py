@@ -38,7 +38,7 @@ from qipan.server.hub import Hub, creator_seat, seat_specs, unavailable_summary
 from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
 from qipan.server.live import LiveGame, invite_url, play_url, seat_summary, seat_url
 from qipan.server.socket import router as socket_router
-from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, Store, WriteFailed, normalise_url, safe_url
+from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, StorageUnavailable, Store, normalise_url, safe_url
 
 log = logging.getLogger("qipan.server")
 
@@ -130,11 +130,9 @@ def create_app(
     async def rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": retry_after(exc.wait)})
 
-    @app.exception_handler(WriteFailed)
-    async def write_failed(_request: Request, exc: WriteFailed) -> JSONResponse:
-        reason = "its database is full" if exc.full else "its database cannot be written to"
-        return JSONResponse({"error": f"the server could not save that: {reason}; nothing was changed, try again "
-                                      "later"}, status_code=503)
+    @app.exception_handler(StorageUnavailable)
+    async def database_unavailable(_request: Request, exc: StorageUnavailable) -> JSONResponse:
+        return JSONResponse({"error": exc.public}, status_code=503)
 
     @app.exception_handler(Exception)
     async def internal_error(_request: Request, exc: Exception) -> JSONResponse:

@@ -20,7 +20,7 @@ from qipan.server.auth import SeatRecord, human_seat, new_game_id, new_seats
 from qipan.server.errors import Conflict, NotFound, SetAside
 from qipan.server.expiry import Expiry, watch
 from qipan.server.live import LiveGame
-from qipan.server.store import BadRow, GameRow, Store, Writer
+from qipan.server.store import BadRow, GameRow, StorageUnavailable, Store, Writer
 
 log = logging.getLogger("qipan.server")
 
@@ -129,11 +129,12 @@ class Hub:
                 if row is None:
                     raise NotFound(f"there is no game {brief(game_id, 40)}")
                 live = await self._load(row)
-            except NotFound:
+            except (NotFound, StorageUnavailable):
                 raise
             except Exception as exc:
                 raise SetAside(self.set_aside(game_id, exc, row)) from None
             self.games[game_id] = live
+            live.after_change()  # an unfinished game not resumed at start-up starts now
         return live
 
     async def _load(self, row: GameRow) -> LiveGame:
@@ -160,7 +161,11 @@ class Hub:
         """Load every unfinished game, restart its AI turns and clocks, and start watching for
         games to expire; return how many games were resumed. A game that cannot be resumed is
         set aside (logged, and shown as unavailable) and the others start."""
-        ids = await asyncio.to_thread(self.store.unfinished_ids)
+        try:
+            ids = await asyncio.to_thread(self.store.unfinished_ids)
+        except StorageUnavailable:
+            log.error("could not list the unfinished games; each starts when it is first opened")
+            ids = []
         count = 0
         for game_id in ids:
             if game_id in self.games:
@@ -178,7 +183,10 @@ class Hub:
                 if live is not None:
                     live.stop()
                     self.games.pop(game_id, None)
-                self.set_aside(game_id, exc, row)
+                if isinstance(exc, StorageUnavailable):  # a passing failure: the game starts when first opened
+                    log.error("could not resume game %s now (%s); it starts when it is first opened", game_id, exc)
+                else:
+                    self.set_aside(game_id, exc, row)
                 continue
             count += 1
         if self.unavailable:

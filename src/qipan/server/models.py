@@ -269,7 +269,7 @@ ERROR_CODES = {
     415: "the request body is not JSON",
     429: "too many requests or connections from this client (see Retry-After)",
     431: "too many request headers",
-    503: "the server is at its connection limit (see Retry-After)",
+    503: "the server is at its connection limit (see Retry-After), or cannot use its database right now",
 }
 
 EDGE = (408, 413, 429, 431, 503)

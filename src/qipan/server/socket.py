@@ -7,8 +7,9 @@ A connection says who it is in its first message, never in its URL (URLs reach a
 
 Nothing about the game is sent before a valid hello. A connection without one after
 :data:`HELLO_TIMEOUT` seconds gets an error and close code 4408; a wrong seat or token an error
-and 4403; an unknown game 4404; a game set aside as unavailable 4409. After the hello every
-message is answered (see :func:`handle`) and the connection stays open whatever it sends.
+and 4403; an unknown game 4404; a game set aside as unavailable 4409; a database that cannot be
+read right now 1013. After the hello every message is answered (see :func:`handle`) and the
+connection stays open whatever it sends.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from qipan.server.connections import Client, dumps
 from qipan.server.errors import AuthError, NotFound, SetAside
 from qipan.server.hub import Hub
 from qipan.server.live import LiveGame
+from qipan.server.store import StorageUnavailable
 
 MAX_MESSAGE = 8192
 """Longest client WebSocket message (characters, or bytes of a binary frame) the server reads;
@@ -56,6 +58,9 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
         return
     except SetAside as exc:
         await refuse(websocket, str(exc), 4409)
+        return
+    except StorageUnavailable as exc:
+        await refuse(websocket, exc.public, 1013)  # try again later
         return
     except AuthError as exc:
         await refuse(websocket, str(exc), 4403)

@@ -105,12 +105,27 @@ class BadRow(Exception):
         """What the database said, for the operator's log."""
 
 
-class WriteFailed(Exception):
+class StorageUnavailable(Exception):
+    """The database cannot be used right now (the data may be fine); ``public`` says so briefly,
+    for anyone (HTTP 503)."""
+
+    public = "the server cannot use its database right now; try again later"
+
+
+class WriteFailed(StorageUnavailable):
     """A write that did not commit (nothing of it was saved); ``full``: the database is full."""
 
     def __init__(self, full: bool):
         super().__init__("the database is full" if full else "the database write failed")
         self.full = full
+        reason = "its database is full" if full else "its database cannot be written to"
+        self.public = f"the server could not save that: {reason}; nothing was changed, try again later"
+
+
+class ReadFailed(StorageUnavailable):
+    """A read that failed for a passing reason (locked, unreachable), not because of damage."""
+
+    public = "the server cannot read its database right now; try again later"
 
 
 @dataclass
@@ -289,6 +304,22 @@ def _is_full(exc: BaseException) -> bool:
     return getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or getattr(orig, "sqlstate", None) == "53100"
 
 
+def _damaged(exc: BaseException) -> bool:
+    """Whether a database error means damaged data, rather than a passing failure."""
+    orig = getattr(exc, "orig", exc)
+    code = getattr(orig, "sqlite_errorcode", None)
+    damaged_postgres = str(getattr(orig, "sqlstate", "")).startswith("XX")  # data_corrupted, index_corrupted
+    return code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or damaged_postgres
+
+
+def _unreadable(exc: BaseException, game_id: str, reason: str) -> Exception:
+    """BadRow for damaged data, ReadFailed for a passing failure."""
+    if _damaged(exc):
+        return BadRow(game_id, reason, detail=_first_line(exc))
+    log.error("could not read game %s: %s", game_id, _first_line(exc))
+    return ReadFailed(_first_line(exc))
+
+
 def _first_line(exc: BaseException) -> str:
     orig = getattr(exc, "orig", None) or exc
     lines = str(orig).strip().splitlines()
@@ -323,7 +354,9 @@ class Store:
             with self.engine.begin() as c:
                 for (game_id,) in c.execute(open_legacy).all():
                     c.execute(games_table.update().where(games_table.c.id == game_id).values(secret=new_secret()))
-        except sa.exc.DatabaseError:  # damaged pages: game by game, as far as they can be read
+        except sa.exc.DatabaseError as exc:  # damaged pages: game by game, as far as they can be read
+            if not _damaged(exc):
+                raise
             for game_id in self.unfinished_ids():
                 with contextlib.suppress(sa.exc.DatabaseError), self.engine.begin() as c:
                     c.execute(games_table.update().where(
@@ -390,17 +423,18 @@ class Store:
     # -- reads -----------------------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow | None:
-        """The game ``game_id`` (None: there is none); BadRow if it cannot be read back."""
+        """The game ``game_id`` (None: there is none); BadRow if it cannot be read back,
+        ReadFailed if the database cannot be read right now."""
         query = sa.select(*_readable_columns()).where(games_table.c.id == game_id)
         try:
             with self.engine.connect() as c:
                 row = c.execute(query).mappings().first()
         except sa.exc.DatabaseError as exc:
-            raise BadRow(game_id, "its data cannot be read from the database", detail=_first_line(exc)) from None
+            raise _unreadable(exc, game_id, "its data cannot be read from the database") from None
         return decode_row(dict(row)) if row is not None else None
 
     def moves(self, game_id: str) -> list[MoveRow]:
-        """The game's moves in order; BadRow if they cannot be read back."""
+        """The game's moves in order; BadRow if they cannot be read back (ReadFailed: not now)."""
         query = (
             sa.select(moves_table.c.ply, moves_table.c.player, moves_table.c.text, moves_table.c.time)
             .where(moves_table.c.game_id == game_id)
@@ -411,19 +445,21 @@ class Store:
                 rows = c.execute(query).all()
             return [_move(r) for r in rows]
         except sa.exc.DatabaseError as exc:
-            raise BadRow(game_id, "its moves cannot be read from the database", detail=_first_line(exc)) from None
+            raise _unreadable(exc, game_id, "its moves cannot be read from the database") from None
         except ValueError:
             raise BadRow(game_id, "its stored moves are damaged") from None
 
     def unfinished_ids(self) -> list[str]:
         """The ids of every unfinished game, oldest first. If the database cannot be read that
         way (damaged pages), every id it can still list, the finished ones included (reading
-        each game then tells which are unfinished)."""
+        each game then tells which are unfinished). ReadFailed if it cannot be read right now."""
         query = sa.select(games_table.c.id).where(games_table.c.finished.is_(None)).order_by(games_table.c.created)
         try:
             with self.engine.connect() as c:
                 return list(c.execute(query).scalars())
         except sa.exc.DatabaseError as exc:
+            if not _damaged(exc):
+                raise ReadFailed(_first_line(exc)) from None
             log.error("the database is damaged (%s); reading its games one by one", _first_line(exc))
         return list(self._all_ids())
 
@@ -439,7 +475,7 @@ class Store:
 
     def list_games(self, finished: bool | None, limit: int) -> list[tuple[GameRow | BadRow, int]]:
         """The newest games (all, finished, or unfinished) with their move counts; a game that
-        cannot be read back comes as its :class:`BadRow`."""
+        cannot be read back comes as its :class:`BadRow` (ReadFailed: none can be read now)."""
         count = (
             sa.select(sa.func.count())
             .where(moves_table.c.game_id == games_table.c.id)
@@ -456,6 +492,8 @@ class Store:
             with self.engine.connect() as c:
                 rows = c.execute(query).mappings().all()
         except sa.exc.DatabaseError as exc:
+            if not _damaged(exc):
+                raise ReadFailed(_first_line(exc)) from None
             log.error("the database is damaged (%s); listing its games one by one", _first_line(exc))
             return self._list_one_by_one(finished, limit)
         result: list[tuple[GameRow | BadRow, int]] = []
