@@ -134,7 +134,8 @@ class Hub:
             except Exception as exc:
                 raise SetAside(self.set_aside(game_id, exc, row)) from None
             self.games[game_id] = live
-            live.after_change()  # an unfinished game not resumed at start-up starts now
+            if not live.match.over:
+                live.after_change()  # an unfinished game not resumed at start-up starts now
         return live
 
     async def _load(self, row: GameRow) -> LiveGame:
