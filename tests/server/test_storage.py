@@ -21,6 +21,7 @@ from qipan.cli.main import app as cli_app
 from qipan.core import Match
 from qipan.server import create_app
 from qipan.server.live import LiveGame
+from qipan.server.store import ReadFailed, Store
 
 from .helpers import Message, connect, create, until, update_with
 
@@ -293,3 +294,19 @@ def test_a_database_that_cannot_be_read_for_now_answers_503_and_sets_nothing_asi
         locked = False
         assert client.get(f"/api/games/{created['id']}").json()["status"] == "finished"
         assert not hub.unavailable
+
+
+def test_an_unfinished_game_the_database_could_not_list_at_start_up_starts_when_first_opened(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(create_app(str(db_path), ai_delay=60, ai_processes=False)) as client:
+        created = create(client, seats=[{"kind": "ai", "level": "random"}, {"kind": "human"}])
+
+    def unreadable(_store: Store) -> list[str]:
+        raise ReadFailed("database is locked")
+
+    monkeypatch.setattr(Store, "unfinished_ids", unreadable)
+    with serve(db_path) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert created["id"] not in hub.games and not hub.unavailable
+        with connect(client, created, None) as ws:
+            until(ws, update_with(1))  # loaded on demand, and the AI's turn ran
