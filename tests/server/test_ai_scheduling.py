@@ -4,12 +4,14 @@ and workers let go of the agents of finished games."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 import qipan
 from qipan.core.chance import event_key
+from qipan.server import create_app
 from qipan.server.ai_pool import BACKGROUND, FOREGROUND, AIProcesses, Job, Request, Scheduler
 
 from .helpers import connect, create, until, update_with
@@ -80,9 +82,12 @@ def test_cancelled_requests_leave_the_queue_and_finished_games_agents_are_droppe
     assert scheduler.forgotten(0) == ()
 
 
-def test_background_workers_must_be_between_one_and_the_number_of_workers() -> None:
+def test_background_workers_must_be_between_one_and_the_number_of_workers(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"background_workers must be 1\.\.2"):
         Scheduler(workers=2, background_workers=3)
+    for wrong in (0, 3):
+        with pytest.raises(ValueError, match=r"all_ai_workers must be 1\.\.2"):
+            create_app(str(tmp_path / "x.db"), ai_workers=2, all_ai_workers=wrong)
 
 
 def test_worker_processes_serve_the_human_before_the_queued_all_ai_requests() -> None:

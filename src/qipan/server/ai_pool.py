@@ -176,6 +176,8 @@ class AIProcesses:
     def __init__(self, workers: int, background_workers: int | None = None):
         if background_workers is None:
             background_workers = max(1, workers // 2)
+        if not 1 <= background_workers <= workers:
+            raise ValueError(f"all_ai_workers must be 1..{workers} (the AI workers), not {background_workers}")
         self.workers = workers
         self.resyncs = 0  # how often a worker had to be sent an agent's whole history again
         self.scheduler = Scheduler(workers, background_workers)

@@ -81,6 +81,8 @@ def create_app(
     if sqlite_sync not in SQLITE_SYNC:
         raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}, not {sqlite_sync!r}")
     expiry = Expiry(unstarted=unstarted_timeout, idle=idle_timeout)
+    if all_ai_workers is not None and not 1 <= all_ai_workers <= ai_workers:
+        raise ValueError(f"all_ai_workers must be 1..{ai_workers} (the AI workers), not {all_ai_workers}")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
