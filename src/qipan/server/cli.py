@@ -141,11 +141,22 @@ def _allowed_hosts(host: str, given: list[str] | None) -> list[str] | None:
 
     >>> _allowed_hosts("127.0.0.1", None)
     ['localhost', '127.0.0.1', '::1']
+    >>> _allowed_hosts("127.0.0.2", None)
+    ['localhost', '127.0.0.1', '::1', '127.0.0.2']
     >>> _allowed_hosts("0.0.0.0", None) is None, _allowed_hosts("0.0.0.0", ["play.example.org"])
     (True, ['play.example.org'])
     """
+    import ipaddress
+
     from qipan.server.edge import LOOPBACK_HOSTS
 
     if given:
         return list(given)
-    return list(LOOPBACK_HOSTS) if host in ("127.0.0.1", "localhost", "::1") else None
+    if host == "localhost":
+        return list(LOOPBACK_HOSTS)
+    try:
+        loopback = ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return None
+    # Any loopback address (all of 127.0.0.0/8), not only 127.0.0.1, is open to DNS rebinding.
+    return list(dict.fromkeys([*LOOPBACK_HOSTS, host.strip("[]")])) if loopback else None
