@@ -179,6 +179,13 @@ def test_a_body_that_does_not_fit_the_model_is_400_not_422(client: TestClient) -
         assert words in reply.json()["error"] and len(reply.json()["error"]) < 200
 
 
+def test_an_unknown_field_inside_a_seat_is_named(client: TestClient) -> None:
+    # It was reported as "unknown field 'seats'", which a client cannot act on.
+    body = {"game": "abalone", "seats": [{"kind": "human", "token": "x"}, {"kind": "human"}]}
+    reply = client.post("/api/games", json=body)
+    assert reply.status_code == 400 and reply.json()["error"] == "seat 0: unknown field 'token'"
+
+
 def test_a_method_the_path_does_not_serve_is_405_with_allow(client: TestClient) -> None:
     describe = client.get("/api/describe")
     assert describe.status_code == 405 and describe.headers["allow"] == "POST"

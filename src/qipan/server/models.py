@@ -312,7 +312,9 @@ def validation_message(problems: Sequence[Any]) -> str:
     if kind == "extra_forbidden":
         if top == "seed":
             return '"seed" is not accepted: the server draws every game\'s secret itself'
-        return f"unknown field {brief(top, 40)}"
+        if top == "seats" and len(loc) > 2 and isinstance(loc[1], int):
+            return f"seat {loc[1]}: unknown field {brief(loc[-1], 40)}"
+        return f"unknown field {brief(loc[-1], 40)}"
     if top == "seats" and len(loc) > 1 and isinstance(loc[1], int):
         if len(loc) > 2 and loc[2] == "level":
             return f"seat {loc[1]}: level must be an AI level name (a string)"
