@@ -4,6 +4,7 @@ and workers let go of the agents of finished games."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from pathlib import Path
 
 import pytest
@@ -116,7 +117,9 @@ def test_worker_processes_serve_the_human_before_the_queued_all_ai_requests() ->
             await asyncio.to_thread(pool.close)
         return served
 
-    served = asyncio.run(run())
+    # In a thread of its own: the browser tests' Playwright keeps an event loop running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        served = thread.submit(asyncio.run, run()).result()
     # At most one all-AI request (taken before the human's arrived) goes first; the rest wait.
     assert served in (["human", "ai-0", "ai-1", "ai-2"], ["ai-0", "human", "ai-1", "ai-2"])
 
