@@ -185,6 +185,20 @@ class Match:
             "time": self.clock(),
         }
 
+    def stop(self, reason: str, text: str) -> None:
+        """End the game with nobody winning or losing (an abort, a move limit): every return 0.
+
+        >>> import qipan
+        >>> match = Match(qipan.load("abalone"), seed=1)
+        >>> match.stop("move limit", "draw: the move limit was reached")
+        >>> match.over, match.result()["returns"]
+        (True, [0.0, 0.0])
+        """
+        if self.over:
+            raise GameError("the game is over already")
+        self.forfeit_result = {"returns": [0.0] * self.game.num_players, "text": text, "reason": reason,
+                               "time": self.clock()}
+
     def undo(self) -> None:
         """Take back the last decision (and the chance outcomes that followed it)."""
         if self.forfeit_result is not None:

@@ -32,9 +32,9 @@ from qipan.core.errors import brief
 from qipan.server import meta as meta_module
 from qipan.server import models
 from qipan.server.edge import Edge, redact_logs
-from qipan.server.errors import AuthError, Conflict, NotFound, SetAside
+from qipan.server.errors import AuthError, Busy, Conflict, NotFound, SetAside
 from qipan.server.expiry import IDLE, UNSTARTED, Expiry
-from qipan.server.hub import Hub, creator_seat, seat_specs, unavailable_summary
+from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, creator_seat, seat_specs, unavailable_summary
 from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
 from qipan.server.live import LiveGame, invite_url, play_url, seat_summary, seat_url
 from qipan.server.socket import router as socket_router
@@ -60,6 +60,8 @@ def create_app(
     all_ai_workers: int | None = None,
     unstarted_timeout: float = UNSTARTED,
     idle_timeout: float = IDLE,
+    max_plies: int = MAX_PLIES,
+    max_ai_games: int = MAX_AI_GAMES,
 ) -> FastAPI:
     """The qipan server. ``db_url``: a SQLAlchemy URL, a SQLite file path, or None for
     ``qipan.db`` in the user's data directory. ``ai_delay``: seconds an AI waits before moving,
@@ -75,7 +77,9 @@ def create_app(
     ``all_ai_workers``: how many AI workers may think for all-AI games at once (default: half,
     at least 1; games with a human seat always go first). ``unstarted_timeout``: seconds without
     a move before a game in which some human has not moved yet is aborted; ``idle_timeout``:
-    before a started game is lost by the player to move (:mod:`qipan.server.expiry`; 0: never)."""
+    before a started game is lost by the player to move (:mod:`qipan.server.expiry`; 0: never).
+    ``max_plies``: moves after which a game ends as a draw; ``max_ai_games``: games between AIs
+    that may run at once (a creation beyond it answers 503)."""
     url = normalise_url(db_url)
     web = web_dir or WEB_DIR
     if sqlite_sync not in SQLITE_SYNC:
@@ -83,11 +87,14 @@ def create_app(
     expiry = Expiry(unstarted=unstarted_timeout, idle=idle_timeout)
     if all_ai_workers is not None and not 1 <= all_ai_workers <= ai_workers:
         raise ValueError(f"all_ai_workers must be 1..{ai_workers} (the AI workers), not {all_ai_workers}")
+    if not 1 <= max_plies <= 10**6 or not 0 <= max_ai_games <= 10**5:
+        raise ValueError("max_plies must be 1..1000000 and max_ai_games 0..100000")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(Store(url, sqlite_sync), ai_delay=ai_delay, ai_workers=ai_workers, ai_processes=ai_processes,
-                  all_ai_workers=all_ai_workers, expiry=expiry)
+                  all_ai_workers=all_ai_workers, expiry=expiry, max_plies=max_plies,
+                  max_ai_games=max_ai_games)
         app.state.hub = hub
         redact_logs()
         resumed = await hub.resume_all()
@@ -114,6 +121,8 @@ def create_app(
 
     @app.exception_handler(GameError)
     async def game_error(_request: Request, exc: GameError) -> JSONResponse:
+        if isinstance(exc, Busy):
+            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "60"})
         status = 403 if isinstance(exc, AuthError) else 409 if isinstance(exc, Conflict) else \
             404 if isinstance(exc, NotFound) else 400
         return JSONResponse({"error": str(exc)}, status_code=status)

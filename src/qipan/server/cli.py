@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from qipan.server.expiry import IDLE, MAX_TIMER, UNSTARTED
+from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES
 from qipan.server.limits import Limits, Rate
 
 DEFAULTS = Limits()
@@ -50,6 +51,10 @@ def serve_command(
     idle_timeout: Annotated[
         float, typer.Option(help="Seconds without a move before a started game is lost by the player to move "
                                  "(abandoned; 0: never).", min=0, max=MAX_TIMER)] = IDLE,
+    max_plies: Annotated[int, typer.Option(help="Moves after which a game ends as a draw.", min=1, max=10**6)]
+    = MAX_PLIES,
+    max_ai_games: Annotated[int, typer.Option(help="Games between AIs that may run at once (0: none).", min=0,
+                                              max=10**5)] = MAX_AI_GAMES,
     sqlite_sync: Annotated[
         str,
         typer.Option(help="SQLite commits: normal (safe when the server is killed) or full (fsync every "
@@ -123,7 +128,8 @@ def serve_command(
     app = create_app(url, ai_delay=ai_delay, ai_workers=ai_workers, sqlite_sync=sqlite_sync, limits=limits,
                      allow_origins=allow_origin or (), allow_hosts=_allowed_hosts(host, allow_host),
                      all_ai_workers=all_ai_workers,
-                     unstarted_timeout=unstarted_timeout, idle_timeout=idle_timeout)
+                     unstarted_timeout=unstarted_timeout, idle_timeout=idle_timeout, max_plies=max_plies,
+                     max_ai_games=max_ai_games)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"qipan: open http://{shown}:{port}/ in your browser (database: {safe_url(url)})")
     config = uvicorn.Config(

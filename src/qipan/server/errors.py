@@ -19,6 +19,11 @@ class NotFound(GameError):
     """No game with that id (HTTP 404)."""
 
 
+class Busy(GameError):
+    """The server is at a limit that frees itself (HTTP 503 with Retry-After), e.g. as many
+    all-AI games running as it allows."""
+
+
 class SetAside(Conflict):
     """A game the server set aside because it cannot be resumed (HTTP 409, WebSocket close code
     4409); ``summary`` is what the lobby shows of it (status "unavailable" and the reason)."""

@@ -21,7 +21,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from qipan.core import Match
 
@@ -110,11 +110,6 @@ def last_activity(live: LiveGame) -> float:
     return live.row.created
 
 
-def aborted(match: Match, text: str) -> dict[str, Any]:
-    """The result of a game that ends without a winner or a loser."""
-    return {"returns": [0.0] * match.game.num_players, "text": text, "reason": "aborted", "time": match.clock()}
-
-
 async def expire(live: LiveGame, policy: Expiry) -> bool:
     """End ``live`` if its deadline has passed (checked again under its lock); True if it ended."""
 
@@ -124,13 +119,13 @@ async def expire(live: LiveGame, policy: Expiry) -> bool:
             return False  # someone moved meanwhile
         if not has_started(live):
             limit = describe(policy.unstarted)
-            match.forfeit_result = aborted(match, f"game aborted: not every player made a move within {limit}")
+            match.stop("aborted", f"game aborted: not every player made a move within {limit}")
             return True
         mover = match.to_move
         if mover is not None and mover >= 0 and live.row.seats[mover]["kind"] == "human":
             match.forfeit(mover, "abandoned")
         else:
-            match.forfeit_result = aborted(match, f"game aborted: no move for {describe(policy.idle)}")
+            match.stop("aborted", f"game aborted: no move for {describe(policy.idle)}")
         return True
 
     return await live.conclude(end)

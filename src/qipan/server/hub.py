@@ -17,12 +17,22 @@ from qipan.core.errors import brief
 from qipan.core.game import Game
 from qipan.server.ai_pool import AIProcesses
 from qipan.server.auth import SeatRecord, human_seat, new_game_id, new_seats
-from qipan.server.errors import Conflict, NotFound, SetAside
+from qipan.server.errors import Busy, Conflict, NotFound, SetAside
 from qipan.server.expiry import Expiry, watch
 from qipan.server.live import LiveGame
 from qipan.server.store import BadRow, GameRow, StorageUnavailable, Store, Writer
 
 log = logging.getLogger("qipan.server")
+
+MAX_PLIES = 10_000
+"""Moves (chance outcomes included) after which a game ends as a draw: without a cap, two
+clients playing both seats of a game that never ends (Abalone by default) grow its memory, its
+replay at every start and every resync without bound. Real games end far sooner (Abalone
+between people: a few hundred)."""
+
+MAX_AI_GAMES = 16
+"""Games between AIs (every seat an AI) that may run at once: each one plays non-stop, and
+creations alone (30 a minute per client) would let one client start hundreds."""
 
 
 def parse_player(text: str) -> int | str:
@@ -33,8 +43,11 @@ class Hub:
     """Every live game, the database, and the AI worker threads."""
 
     def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2, ai_processes: bool = True,
-                 all_ai_workers: int | None = None, expiry: Expiry | None = None):
+                 all_ai_workers: int | None = None, expiry: Expiry | None = None, max_plies: int = MAX_PLIES,
+                 max_ai_games: int = MAX_AI_GAMES):
         self.store = store
+        self.max_plies = max_plies
+        self.max_ai_games = max_ai_games
         self.writer = Writer(store)
         self.ai_delay = ai_delay
         self.ai_pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="qipan-ai")
@@ -79,9 +92,17 @@ class Hub:
         live = await self._start(game, records)
         return live, token, invites
 
+    def ai_games(self) -> int:
+        """Unfinished games in which every seat is an AI."""
+        return sum(1 for live in self.games.values()
+                   if not live.match.over and all(seat["kind"] == "ai" for seat in live.row.seats))
+
     async def _start(self, game: Game[Any, Any], seats: list[SeatRecord], rematch_of: LiveGame | None = None
                      ) -> LiveGame:
         """Create, save and start a game with these seat records (hashes only)."""
+        if all(seat["kind"] == "ai" for seat in seats) and self.ai_games() >= self.max_ai_games:
+            raise Busy(f"the server is running as many games between AIs as it allows ({self.max_ai_games}); "
+                       "try again when one ends, or seat a person")
         now = time.time()
         match = Match(game, clock=time.time, started=now)  # a fresh secret: the server never takes seeds
         row = GameRow(

@@ -341,6 +341,9 @@ class LiveGame:
                 if kind == "move":
                     assert text is not None
                     match.play(text, player=seat)
+                    if not match.over and len(match.moves) >= self.hub.max_plies:
+                        match.stop("move limit", f"draw: the server's limit of {self.hub.max_plies} moves a game "
+                                                 "was reached")
                 else:
                     match.forfeit(seat, "resignation")
             except GameError:

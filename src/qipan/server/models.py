@@ -269,7 +269,8 @@ ERROR_CODES = {
     415: "the request body is not JSON",
     429: "too many requests or connections from this client (see Retry-After)",
     431: "too many request headers",
-    503: "the server is at its connection limit (see Retry-After), or cannot use its database right now",
+    503: "the server is at a limit that frees itself (its connection limit, or as many games between AIs as it "
+         "allows; see Retry-After), or cannot use its database right now",
 }
 
 EDGE = (408, 413, 429, 431, 503)
