@@ -170,7 +170,9 @@ class Hub:
             result=row.result,
             started=row.started,
         )
-        match = Match.from_record(record)
+        # Replaying a long game takes a while (about 25 µs a move): in a thread, so that the event
+        # loop keeps answering everyone else meanwhile.
+        match = await asyncio.to_thread(Match.from_record, record)
         if len(row.seats) != match.game.num_players:
             raise BadRow(row.id, "its stored seats do not fit the game")
         live = LiveGame(self, row, match)
