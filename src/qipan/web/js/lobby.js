@@ -17,7 +17,8 @@ export async function showLobby(app) {
   const wanted = new URLSearchParams(location.search).get("game");
   selectGame(create, meta.games.find((g) => g.name === wanted) || meta.games[0]);
   side.append(gamesPanel(t("lobby.playing"), "playing", "games"), gamesPanel(t("lobby.finished"), "finished", "finished"));
-  if (location.hash) document.querySelector(location.hash)?.scrollIntoView();
+  // Only an element id (#games): a fragment like #invite=... is no selector and must not throw.
+  if (/^#[A-Za-z][\w-]*$/.test(location.hash)) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 }
 
 function selectGame(root, game) {

@@ -35,7 +35,10 @@ async function seatFromLink(id) {
       seat = claimed.seat;
     } catch (err) {
       // 409: used already (perhaps by this browser, which then holds the seat anyway).
-      toast(err.status === 409 ? t("invite.used") : err.status === 403 ? t("invite.invalid") : err.message, 6000);
+      // The server says why: used already, or the game is over (both 409).
+      const used = err.status === 409 && !/over/.test(err.message);
+      toast(used ? t("invite.used") : err.status === 409 ? t("invite.over") : err.status === 403 ? t("invite.invalid")
+        : err.message, 6000);
     }
   } else if (link.seat !== null && link.token) {
     keepSeat(id, link.seat, link.token);
