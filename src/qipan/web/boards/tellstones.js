@@ -10,9 +10,6 @@ const BOARD_WORDS = new Set(["place", "hide", "swap", "peek", "challenge"]);
 
 export const aspect = 3;
 
-/** During play the move list would be a memory aid, which the rules leave to the players. */
-export const hideMovesWhilePlaying = true;
-
 function teamOf(view, i) {
   const t = (view?.teams || []).findIndex((team) => team.includes(i));
   return t < 0 ? i : t;
