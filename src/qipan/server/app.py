@@ -35,7 +35,7 @@ from qipan.server.edge import Edge, redact_logs
 from qipan.server.errors import AuthError, Busy, Conflict, NotFound, SetAside
 from qipan.server.expiry import IDLE, UNSTARTED, Expiry
 from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, creator_seat, seat_specs, unavailable_summary
-from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
+from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, retry_after
 from qipan.server.live import LiveGame, invite_url, play_url, seat_summary, seat_url
 from qipan.server.socket import router as socket_router
 from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, StorageUnavailable, Store, normalise_url, safe_url
@@ -150,12 +150,11 @@ def create_app(
         log.exception("internal error", exc_info=exc)
         return JSONResponse({"error": "internal server error"}, status_code=500)
 
-    def limited(name: str, what: str) -> Any:
+    def limited(name: str) -> Any:
         """A dependency spending one of the client's ``name`` tokens (429 when there is none)."""
         def check(request: Request) -> None:
-            wait = guard.wait(name, client_key(request.scope))
-            if wait:
-                raise RateLimited(f"too many {what}; wait {retry_after(wait)} s", wait)
+            if refused := guard.refusal(name, request.scope):
+                raise refused
         return Depends(check)
 
     errors = models.errors
@@ -173,7 +172,7 @@ def create_app(
         return meta_module.describe(meta_module.build_game(spec.model_dump()))
 
     @app.post("/api/games", status_code=201, response_model=models.Created, response_model_exclude_unset=True,
-              responses=errors(400, *models.CHANGES), dependencies=[limited("create", "games created")])
+              responses=errors(400, *models.CHANGES), dependencies=[limited("create")])
     async def create_game(request: Request, spec: models.CreateGame) -> dict[str, Any]:
         """Start a game. A ``seed`` is refused: the server draws every game's secret itself (a seed
         known before move 1 reveals every shuffle and roll)."""
@@ -247,7 +246,7 @@ def create_app(
 
     @app.post("/api/games/{game_id}/rematch", status_code=201, response_model=models.Rematch,
               response_model_exclude_unset=True, responses=errors(400, 404, 409, *models.CHANGES),
-              dependencies=[limited("create", "games created")])
+              dependencies=[limited("create")])
     async def rematch(request: Request, game_id: models.GameId, body: models.RematchRequest) -> dict[str, Any]:
         """The rematch of a finished game (the same one for every player who asks), with the
         requester's seat and link."""
@@ -256,7 +255,7 @@ def create_app(
         return created_reply(new, seat, token, {})
 
     @app.post("/api/games/{game_id}/claim", response_model=models.Claimed, responses=errors(400, 403, 404, 409,
-              *models.CHANGES), dependencies=[limited("join", "seats claimed")])
+              *models.CHANGES), dependencies=[limited("join")])
     async def claim(request: Request, game_id: models.GameId, body: models.ClaimRequest) -> dict[str, Any]:
         """Take the seat an invitation is for: its token (every invitation works once)."""
         async with game_for(request, game_id) as live:
@@ -264,7 +263,7 @@ def create_app(
             return {"id": live.id, "seat": seat, "token": token, "url": seat_url(live.id, seat, token)}
 
     @app.post("/api/games/{game_id}/invites", response_model=models.Invites, responses=errors(400, 403, 404,
-              *models.CHANGES), dependencies=[limited("join", "seats claimed")])
+              *models.CHANGES), dependencies=[limited("join")])
     async def reissue_invites(request: Request, game_id: models.GameId, body: models.InvitesRequest) -> dict[str, Any]:
         """New invitations for every seat nobody has claimed (the old ones stop working); only
         the creator's token may ask."""

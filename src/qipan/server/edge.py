@@ -133,10 +133,9 @@ class Edge:
             await refuse(scope, receive, send, 403, "requests from other web sites are refused (Origin)")
             return
         if websocket:
-            wait = self.guard.wait("join", client)
-            if wait:
-                await refuse(scope, receive, send, 429, f"too many connections opened; wait {retry_after(wait)} s",
-                             [(b"retry-after", retry_after(wait).encode())])
+            if refused := self.guard.refusal("join", scope):
+                await refuse(scope, receive, send, 429, str(refused),
+                             [(b"retry-after", retry_after(refused.wait).encode())])
                 return
             await self.app(scope, receive, self._with_headers(scope, send))
             return

@@ -226,11 +226,11 @@ class Guard:
         rate: Rate | None = getattr(self.limits, f"{name}_rate")
         return 0.0 if rate is None else self.limiter.take(name, client, rate)
 
-    def refusal(self, name: str, scope: Any) -> str | None:
+    def refusal(self, name: str, scope: Any) -> RateLimited | None:
         """None when the client of this ASGI ``scope`` may go ahead with a ``name`` event (it is
-        counted), else a sentence saying how long to wait."""
+        counted), else the refusal: a sentence saying how long to wait, and the wait."""
         wait = self.wait(name, client_key(scope))
-        return f"too many {EVENTS[name]}; wait {retry_after(wait)} s" if wait else None
+        return RateLimited(f"too many {EVENTS[name]}; wait {retry_after(wait)} s", wait) if wait else None
 
 
 EVENTS = {"create": "games created", "join": "connections opened or seats claimed", "message": "messages"}

@@ -76,7 +76,7 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
     try:
         while (data := await receive(websocket)) is not None:
             too_many = websocket.app.state.guard.refusal("message", websocket.scope)  # the connection stays
-            reply = error(too_many) if too_many else await handle(live, seat, data)
+            reply = error(str(too_many)) if too_many else await handle(live, seat, data)
             if reply is not None:
                 client.push(dumps(reply))
     finally:
@@ -104,7 +104,7 @@ async def receive_hello(websocket: WebSocket) -> dict[str, Any] | None:
         async with asyncio.timeout(HELLO_TIMEOUT):
             while (data := await receive(websocket)) is not None:
                 if too_many := websocket.app.state.guard.refusal("message", websocket.scope):
-                    await websocket.send_text(dumps(error(too_many)))
+                    await websocket.send_text(dumps(error(str(too_many))))
                     continue
                 try:
                     message = parse(data)
