@@ -143,12 +143,17 @@ class Description(Answer):
     time_limit: Number | None
 
 
-class CreatedSeat(Answer):
+class SeatBase(Answer):
+    """The fields of a seat in every answer that lists seats."""
+
     seat: int
     name: str
     kind: Literal["human", "ai"]
     level: str | None
     claimed: bool = Field(description="whether someone sits here (AI seats: always)")
+
+
+class CreatedSeat(SeatBase):
     invite: str | None = Field(None, description="this seat's invitation code (seats the creator does not take)")
     url: str | None = Field(None, description="this seat's invitation link (the code is in the fragment)")
 
@@ -187,12 +192,7 @@ class Invites(Answer):
     invites: list[Invitation] = Field(description="a new invitation for each seat nobody has claimed")
 
 
-class SeatSummary(Answer):
-    seat: int
-    name: str
-    kind: Literal["human", "ai"]
-    level: str | None
-    claimed: bool = Field(description="whether someone sits here (AI seats: always)")
+class SeatSummary(SeatBase):
     connected: bool
 
 
