@@ -1,11 +1,13 @@
 """The HTTP and WebSocket edge: who may send what, and the headers every answer carries.
 
 :class:`Edge` is ASGI middleware around the whole app. For every HTTP request and WebSocket
-handshake it counts the connection against the caps, refuses too many headers, and refuses a
-foreign ``Origin`` (on requests that change state and on every WebSocket). Requests that change
-state must carry a JSON body, read here in full before the app sees it: no more than
-``max_body`` bytes, within ``body_timeout`` seconds, and parsed with :func:`qipan.core.jsonsafe.loads`
-(bounded nesting and numbers). Every refusal is JSON ``{"error": "..."}``.
+handshake it counts the connection against the caps, refuses too many or too long headers, a
+``Host`` the server does not answer to (when it has a host list) and a foreign ``Origin`` (on
+requests that change state and on every WebSocket), and spends a ``join`` token for each
+WebSocket. A request body is read here in full before the app sees it: no more than ``max_body``
+bytes, within ``body_timeout`` seconds; one sent with a request that changes state must be JSON,
+parsed with :func:`qipan.core.jsonsafe.loads` (bounded nesting and numbers). Every refusal is JSON
+``{"error": "..."}``.
 :class:`RedactSecrets` keeps tokens out of the server's logs.
 """
 
@@ -230,12 +232,9 @@ class Edge:
 
     async def _refuse_http(self, scope: Scope, receive: Receive, send: Send, status: int, error: str,
                            headers: list[tuple[bytes, bytes]] | None = None) -> None:
-        body = json.dumps({"error": error}).encode()
-        start = {"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            *(headers or [])]}
+        head, body = error_answer(error, headers or [])
         send = self._with_headers(scope, send)
-        await send(start)
+        await send({"type": "http.response.start", "status": status, "headers": head})
         await send({"type": "http.response.body", "body": body})
 
     async def _refuse_websocket(self, scope: Scope, receive: Receive, send: Send, status: int, error: str,
@@ -247,11 +246,16 @@ class Edge:
         if "websocket.http.response" not in scope.get("extensions", {}):
             await send({"type": "websocket.close", "code": 1008, "reason": error[:120]})
             return
-        body = json.dumps({"error": error}).encode()
+        head, body = error_answer(error, headers or [])
         send = self._with_headers(scope, send)
-        await send({"type": "websocket.http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(headers or [])]})
+        await send({"type": "websocket.http.response.start", "status": status, "headers": head})
         await send({"type": "websocket.http.response.body", "body": body})
+
+
+def error_answer(error: str, headers: Iterable[tuple[bytes, bytes]] = ()) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers (``headers`` last) and body of a JSON ``{"error": ...}`` answer."""
+    body = json.dumps({"error": error}).encode()
+    return [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *headers], body
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -10,23 +10,22 @@ first byte (or of opening) is answered 408 and closed. Heads longer than uvicorn
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from qipan.server.edge import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
+from qipan.server.edge import CONTENT_SECURITY_POLICY, SECURITY_HEADERS, error_answer
 
 
 def _raw_reply(status: int, reason: str, error: str) -> bytes:
     """A whole JSON answer, with the security headers every answer carries (the app never sees
     these requests, so its middleware cannot add them)."""
-    body = json.dumps({"error": error}).encode()
-    security = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()), *SECURITY_HEADERS]
-    head = (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
-            "connection: close\r\n").encode()
-    return head + b"".join(name + b": " + value + b"\r\n" for name, value in security) + b"\r\n" + body
+    headers, body = error_answer(error, [(b"connection", b"close"),
+                                         (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+                                         *SECURITY_HEADERS])
+    head = f"HTTP/1.1 {status} {reason}\r\n".encode()
+    return head + b"".join(name + b": " + value + b"\r\n" for name, value in headers) + b"\r\n" + body
 
 
 class TimedH11Protocol(H11Protocol):
