@@ -31,3 +31,13 @@ def test_a_line_of_unclosed_strings_is_refused_at_once(unit: str) -> None:
         loads(line, max_chars=MAX_LINE_BYTES)
     answer = EngineSession().handle(line)
     assert answer["ok"] is False and answer["error"].startswith("malformed JSON")
+
+
+def test_a_long_infinite_number_is_quoted_briefly_and_whole() -> None:
+    """``brief(...)[1:-1]`` stripped the quotes of a short value but, of a shortened one, its first
+    quote and the closing parenthesis of '(42 characters)'."""
+    literal = "1" + "0" * 35 + "e999"  # 40 characters: as long as a number may be, and infinite
+    with pytest.raises(GameError) as caught:
+        loads(f'{{"a": {literal}}}')
+    message = str(caught.value)
+    assert message == "JSON numbers must be finite, not 1000000000000000000000000000000… (42 characters)"

@@ -54,3 +54,13 @@ def brief(value: object, limit: int = 80) -> str:
     if len(text) <= limit:
         return text
     return f"{text[: limit - 8]}… ({len(text)} characters)"
+
+
+def brief_text(text: str, limit: int = 80) -> str:
+    """``text`` cut like :func:`brief`, without the quotes around it (escapes stay).
+
+    >>> brief_text("a1b2"), brief_text("x" * 100, limit=20)
+    ('a1b2', 'xxxxxxxxxxx… (more than 40 characters)')
+    """
+    shown = brief(text, limit)
+    return shown[1:-1] if shown[-1] == shown[0] else shown[1:]  # a shortened one has no closing quote

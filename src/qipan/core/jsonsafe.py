@@ -24,7 +24,7 @@ import json
 import re
 from typing import Any
 
-from qipan.core.errors import GameError, brief
+from qipan.core.errors import GameError, brief_text
 
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted (game states need about 5)."""
@@ -44,7 +44,7 @@ def _number(kind: type) -> Any:
             raise GameError(f"JSON number too long ({len(literal)} characters; at most {MAX_NUMBER_CHARS})")
         value = kind(literal)
         if kind is float and value in (float("inf"), float("-inf")):
-            raise GameError(f"JSON numbers must be finite, not {brief(literal, 40)[1:-1]}")
+            raise GameError(f"JSON numbers must be finite, not {brief_text(literal, 40)}")
         return value
 
     return parse

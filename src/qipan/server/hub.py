@@ -13,7 +13,7 @@ from typing import Any
 from qipan.ai import make_agent
 from qipan.ai.agent import agent_levels
 from qipan.core import GameError, Match, Move, Record
-from qipan.core.errors import brief
+from qipan.core.errors import brief, brief_text
 from qipan.core.game import Game
 from qipan.server.ai_pool import AIProcesses
 from qipan.server.auth import SeatRecord, human_seat, new_game_id, new_seats
@@ -229,9 +229,9 @@ class Hub:
             # The lobby is public and the game unfinished: a stored move's text or why it fails
             # can show hidden information (a shuffle, a hand), so only the log gets the message.
             number = re.match(r"record move (\d+)", str(exc))
-            shown = f"move {number[1]} does not replay" if number else brief(str(exc), 120)[1:-1]
+            shown = f"move {number[1]} does not replay" if number else brief_text(str(exc), 120)
             reason = f"it cannot be replayed ({shown})"
-            log.warning("game %s is unavailable: it cannot be replayed (%s)", game_id, brief(str(exc), 300)[1:-1])
+            log.warning("game %s is unavailable: it cannot be replayed (%s)", game_id, brief_text(str(exc), 300))
         else:
             reason = "it could not be restored (the server log says why)"
             log.error("game %s is unavailable: it could not be restored", game_id, exc_info=exc)

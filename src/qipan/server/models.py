@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool, StrictFloat, StrictInt, StringConstraints
 
-from qipan.core.errors import brief
+from qipan.core.errors import brief, brief_text
 from qipan.server.meta import available_games
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
@@ -309,7 +309,7 @@ def validation_message(problems: Sequence[Any]) -> str:
         return "the request body must be a JSON object"
     top = loc[0]
     if kind == "missing":
-        return FIELD_MESSAGES.get(str(top), f'"{brief(top, 40)[1:-1]}" is required')
+        return FIELD_MESSAGES.get(str(top), f'"{brief_text(str(top), 40)}" is required')
     if kind == "extra_forbidden":
         if top == "seed":
             return '"seed" is not accepted: the server draws every game\'s secret itself'
@@ -324,5 +324,5 @@ def validation_message(problems: Sequence[Any]) -> str:
         return f"option {brief(loc[1], 40)}: values must be numbers, true/false or strings of at most 200 characters"
     if isinstance(top, str) and top in FIELD_MESSAGES:
         return FIELD_MESSAGES[top]
-    where = ".".join(brief(p, 40)[1:-1] if isinstance(p, str) else str(p) for p in loc)
-    return f"{where}: {brief(str(problem.get('msg', 'invalid')), 80)[1:-1]}"
+    where = ".".join(brief_text(p, 40) if isinstance(p, str) else str(p) for p in loc)
+    return f"{where}: {brief_text(str(problem.get('msg', 'invalid')), 80)}"

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from qipan.core import jsonsafe
-from qipan.core.errors import GameError, brief
+from qipan.core.errors import GameError, brief, brief_text
 from qipan.games.shengke.elements import ELEMENTS, GLYPHS, RANGES, parse_element
 
 DECK_SIZE = 25
@@ -183,7 +183,7 @@ def parse_deck_text(text: str, toml: bool) -> object:
     except GameError as exc:
         raise GameError(f"the deck file is not valid {kind}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise GameError(f"the deck file is not valid {kind}: {brief(str(exc), 120)[1:-1]}") from None
+        raise GameError(f"the deck file is not valid {kind}: {brief_text(str(exc), 120)}") from None
     except (ValueError, RecursionError):  # a 5,000-digit number, nesting thousands deep
         raise GameError(f"the deck file is not valid {kind}: too deep or too large a value") from None
 
