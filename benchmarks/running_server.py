@@ -21,9 +21,10 @@ from websockets.asyncio.client import connect
 
 HERE = Path(__file__).resolve().parent.parent / "src"
 UNLIMITED = ["--create-limit", "off", "--join-limit", "off", "--message-limit", "off", "--client-connections", "0",
-             "--max-connections", "0"]
-"""This version's per-client limits are off (every benchmark client is 127.0.0.1); older
-versions had none."""
+             "--max-connections", "0", "--max-ai-games", "100000"]
+"""This version's per-client limits and its cap on games between AIs are off (every benchmark
+client is 127.0.0.1, and the AI benchmarks run many all-AI games on purpose); older versions had
+none."""
 
 
 def free_port() -> int:

@@ -27,19 +27,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-UNLIMITED = ["--create-limit", "off", "--join-limit", "off", "--message-limit", "off", "--client-connections", "0",
-             "--max-connections", "0"]
-"""Every client of this benchmark is 127.0.0.1: the per-client limits would stop it, not measure it."""
+from running_server import UNLIMITED, free_port
 
 
 def start_server(db: str, port: int, log: Path, sync: str) -> subprocess.Popen[bytes]:

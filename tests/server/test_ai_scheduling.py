@@ -18,9 +18,9 @@ from qipan.server.ai_pool import BACKGROUND, FOREGROUND, AIProcesses, Job, Reque
 from .helpers import connect, create, until, update_with
 
 
-def job(key: str, priority: int) -> Job:
+def job(key: str, priority: int, owner: str = "") -> Job:
     request = Request(key, "abalone", "standard", {}, "easy", 0, [], {}, b"")
-    return Job(request, priority)
+    return Job(request, priority, owner=owner)
 
 
 def test_a_human_games_request_goes_before_every_queued_all_ai_request() -> None:
@@ -35,6 +35,20 @@ def test_a_human_games_request_goes_before_every_queued_all_ai_request() -> None
         served.append(taken)
         scheduler.done(0)
     assert served == [human, *queued]
+
+
+def test_one_client_with_many_games_cannot_starve_another() -> None:
+    """Jobs of owners with fewer jobs running go first; among equals, the oldest."""
+    scheduler = Scheduler(workers=2, background_workers=1)
+    flood = [job(f"flood-{i}", FOREGROUND, "10.0.0.1") for i in range(6)]
+    for j in flood:
+        scheduler.submit(j)
+    other = job("other", FOREGROUND, "10.0.0.2")
+    scheduler.submit(other)
+    assert scheduler.take(0) is flood[0]  # nobody runs anything yet: the oldest
+    assert scheduler.take(1) is other  # the flooder has one running, the other client none
+    scheduler.done(1)
+    assert scheduler.take(1) is flood[1]
 
 
 def test_all_ai_games_never_hold_every_worker() -> None:

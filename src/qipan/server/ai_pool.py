@@ -19,7 +19,7 @@ import dataclasses
 import logging
 import multiprocessing
 import threading
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -100,15 +100,19 @@ class Job:
     priority: int
     answer: Callable[[tuple[str, Any]], None] = lambda reply: None
     """Called with the worker's reply (from the worker's feeding thread)."""
+    owner: str = ""
+    """Whose game this is (a client's address, else the game id): jobs of owners with fewer jobs
+    running go first, so one client's many games cannot starve another's."""
 
 
 @dataclass
 class Scheduler:
     """Which queued job each worker takes next: the policy alone (no processes, no locks).
 
-    A free worker takes the oldest foreground job, else (while fewer than ``background_workers``
-    workers are busy with background jobs) the oldest background job. Of those, it skips a job
-    whose agent another *free* worker holds (that worker takes it without a resync).
+    A free worker takes the oldest foreground job of the owners with the fewest jobs running,
+    else (while fewer than ``background_workers`` workers are busy with background jobs) the
+    oldest background job. Of those, it skips a job whose agent another *free* worker holds (that
+    worker takes it without a resync).
     """
 
     workers: int
@@ -141,7 +145,8 @@ class Scheduler:
             if priority == BACKGROUND and background_busy >= self.background_workers:
                 break
             queue = self.queues[priority]
-            for job in queue:
+            running = Counter(job.owner for job in self.running.values())
+            for job in sorted(queue, key=lambda job: running[job.owner]):  # stable: oldest first among equals
                 home = self.home.get(job.request.key)
                 if home is None or home == worker or home in self.running:
                     queue.remove(job)
@@ -199,7 +204,7 @@ class AIProcesses:
         with self._ready:
             return self.scheduler.home.get(key)
 
-    async def choose(self, request: Request, priority: int = FOREGROUND) -> tuple[str, Any]:
+    async def choose(self, request: Request, priority: int = FOREGROUND, owner: str = "") -> tuple[str, Any]:
         """``("ok", action)``, ``("resync", None)`` or ``("error", message)``."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[tuple[str, Any]] = loop.create_future()
@@ -208,7 +213,7 @@ class AIProcesses:
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
                 loop.call_soon_threadsafe(_resolve, future, reply)
 
-        job = Job(request, priority, answer)
+        job = Job(request, priority, answer, owner)
         with self._ready:
             self.scheduler.submit(job)
             self._wanted = True

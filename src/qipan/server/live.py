@@ -76,6 +76,9 @@ class LiveGame:
         self._actions: list[Any] = []  # the parsed action of each recorded move
         self._ai_task: asyncio.Task[None] | None = None
         self._clock_task: asyncio.Task[None] | None = None
+        self.ai_owner: str | None = None
+        """The client (address) of the last person who sat down here: AI time is shared fairly
+        between clients, so one with many games cannot starve everyone else's."""
         self._synced: dict[int, int] = {}  # AI seat -> views its worker-process agent has seen
         for seat, info in enumerate(row.seats):
             if info["kind"] == "ai":
@@ -466,7 +469,7 @@ class LiveGame:
                               self.row.seats[seat]["level"], first, views, view, rng_key)
             # A game with a human seat has someone waiting for this move: it goes first.
             human = any(info["kind"] == "human" for info in self.row.seats)
-            status, value = await pool.choose(request, FOREGROUND if human else BACKGROUND)
+            status, value = await pool.choose(request, FOREGROUND if human else BACKGROUND, self.ai_owner or self.id)
             if status == "ok":
                 self._synced[seat] = first + len(views)
                 return value

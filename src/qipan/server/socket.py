@@ -25,6 +25,7 @@ from qipan.core.errors import brief
 from qipan.server.connections import Client, dumps
 from qipan.server.errors import AuthError, NotFound, SetAside
 from qipan.server.hub import Hub
+from qipan.server.limits import client_key
 from qipan.server.live import LiveGame
 from qipan.server.store import StorageUnavailable
 
@@ -71,6 +72,8 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
             await websocket.close(code)
 
     client = Client(seat, websocket.send_text, close)
+    if seat is not None:
+        live.ai_owner = client_key(websocket.scope)  # the AI's time is shared fairly between clients
     async with live.lock:  # the first update shows only committed moves
         live.join(client)
     try:
