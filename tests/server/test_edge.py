@@ -445,3 +445,12 @@ def test_a_server_on_loopback_answers_only_localhost_names(served: Any) -> None:
     assert status == 400 and "host name" in body["error"]
     status, _ = answer(exchange(served, b"GET /api/meta HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
     assert status == 200
+
+
+@pytest.mark.parametrize("path", ["/", "/api/meta", "/static/js/app.js"])
+def test_head_is_answered_like_get_without_the_body(client: TestClient, path: str) -> None:
+    got, head = client.get(path), client.head(path)
+    assert head.status_code == got.status_code == 200 and head.content == b""
+    assert head.headers["content-type"] == got.headers["content-type"]
+    assert head.headers["content-security-policy"] == got.headers["content-security-policy"]
+    assert client.head("/api/games/nosuchgame").status_code == 404

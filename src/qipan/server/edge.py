@@ -97,6 +97,9 @@ class Edge:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        if scope["type"] == "http" and scope.get("method") == "HEAD":
+            # HEAD is GET without the body (link previews and monitors ask it); the routes serve GET.
+            scope, send = {**scope, "method": "GET"}, _headers_only(send)
         client = client_key(scope)
         websocket = scope["type"] == "websocket"
         refuse = self._refuse_websocket if websocket else self._refuse_http
@@ -270,6 +273,17 @@ def _is_json(content_type: str | None) -> bool:
         return False
     kind = content_type.split(";", 1)[0].strip().lower()
     return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
+def _headers_only(send: Send) -> Send:
+    """``send`` for a HEAD request: the answer's status and headers, its body left out."""
+
+    async def send_head(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            message = {"type": "http.response.body", "body": b"", "more_body": message.get("more_body", False)}
+        await send(message)
+
+    return send_head
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
