@@ -7,16 +7,45 @@ from pathlib import Path
 
 import qipan
 
-I18N = Path(qipan.__file__).parent / "web" / "js" / "i18n.js"
-WEB_JS = Path(qipan.__file__).parent / "web" / "js"
+WEB = Path(qipan.__file__).parent / "web"
+I18N = WEB / "js" / "i18n.js"
+AREAS = WEB / "i18n"
+
+
+def tables() -> dict[Path, dict[str, dict[str, str]]]:
+    """Each string table (the common one in i18n.js and one per area) as {language: {key: text}}."""
+    found = {}
+    for path in [I18N, *sorted(AREAS.glob("*.js"))]:
+        if path.name == "index.js":
+            continue
+        text = path.read_text(encoding="utf-8")
+        start = text.index("const STRINGS = {") if path == I18N else text.index("export default {")
+        body = text[start:text.index("\n};", start)]
+        parts = re.split(r'^  "?([\w-]+)"?: \{$', body, flags=re.MULTILINE)
+        found[path] = {name: dict(re.findall(r'"([\w.]+)": "((?:[^"\\]|\\.)*)"', block))
+                       for name, block in zip(parts[1::2], parts[2::2], strict=True)}
+    return found
 
 
 def dictionaries() -> dict[str, dict[str, str]]:
-    text = I18N.read_text(encoding="utf-8")
-    body = text[text.index("const STRINGS = {"):text.index("};", text.index("const STRINGS = {"))]
-    parts = re.split(r'^  "?([\w-]+)"?: \{$', body, flags=re.MULTILINE)
-    return {name: dict(re.findall(r'"([\w.]+)": "((?:[^"\\]|\\.)*)"', block))
-            for name, block in zip(parts[1::2], parts[2::2], strict=True)}
+    merged: dict[str, dict[str, str]] = {}
+    for table in tables().values():
+        for language, words in table.items():
+            merged.setdefault(language, {}).update(words)
+    return merged
+
+
+def test_every_area_table_is_listed_and_keys_are_defined_once() -> None:
+    index = (AREAS / "index.js").read_text(encoding="utf-8")
+    seen: dict[str, Path] = {}
+    for path, table in tables().items():
+        if path != I18N:
+            assert f'"./{path.name}"' in index, f"{path.name} is not imported by i18n/index.js"
+        assert set(table) == {"en", "zh-Hant"}, path.name
+        assert set(table["en"]) == set(table["zh-Hant"]), (path.name, set(table["en"]) ^ set(table["zh-Hant"]))
+        for key in table["en"]:
+            assert key not in seen, f"{key} is defined in both {seen[key].name} and {path.name}"
+            seen[key] = path
 
 
 def test_both_languages_have_every_key_and_the_same_placeholders() -> None:
@@ -30,6 +59,6 @@ def test_both_languages_have_every_key_and_the_same_placeholders() -> None:
 
 def test_every_key_the_client_asks_for_exists() -> None:
     keys = set(dictionaries()["en"])
-    asked = {key for path in WEB_JS.glob("*.js") if path != I18N
+    asked = {key for path in [*WEB.glob("js/*.js"), *WEB.glob("boards/*.js")] if path != I18N
              for key in re.findall(r'\bt\("([\w.]+)"', path.read_text("utf-8"))}
     assert asked and asked <= keys, sorted(asked - keys)

@@ -1,5 +1,11 @@
 // The page's words in English and Traditional Chinese (繁體中文). t("key", {name}) gives the
 // string in the chosen language with {name} filled in; the choice is kept in localStorage.
+//
+// The common words are below; each area of the client (a board, the chat, the clocks…) keeps
+// its own in web/i18n/<area>.js, written the same way ({en: {...}, "zh-Hant": {...}}, one
+// "key": "text" pair per entry) and listed in AREAS. Keys are prefixed with their area.
+import AREAS from "../i18n/index.js";
+
 const STRINGS = {
   en: {
     "nav.play": "Play", "nav.games": "Games", "nav.replays": "Replays", "nav.language": "中文",
@@ -86,6 +92,10 @@ const STRINGS = {
     "invite.claimed": "你已入座：{name}。",
   },
 };
+
+for (const area of AREAS) {
+  for (const [language, words] of Object.entries(area)) Object.assign(STRINGS[language], words);
+}
 
 const KEY = "qipan.lang";
 

@@ -1,0 +1,3 @@
+// Every area's string table (see js/i18n.js). Add one import line per area.
+export default [
+];
