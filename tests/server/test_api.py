@@ -61,6 +61,22 @@ def test_levels_follow_the_configuration(client: TestClient) -> None:
     assert "random, easy, medium, hard" in refused.json()["error"] and "max" in refused.json()["error"]
 
 
+def test_describe_offers_only_the_choices_of_the_configuration(client: TestClient) -> None:
+    """The lobby offered Tellstones' first player 0-3 in a two-player game: describe now lists
+    the choices each configuration accepts."""
+    def choices(body: dict[str, object]) -> dict[str, list[object]]:
+        reply = client.post("/api/describe", json=body)
+        assert reply.status_code == 200
+        found: dict[str, list[object]] = reply.json()["choices"]
+        return found
+
+    assert choices({"game": "tellstones"})["first_player"] == ["0", "1", "random"]
+    assert choices({"game": "tellstones", "variant": "round-table"})["first_player"] == ["0", "1", "2", "3", "random"]
+    assert choices({"game": "chinese-checkers"})["players"] == [2, 3, 4, 6]
+    assert choices({"game": "chinese-checkers", "variant": "capture"})["players"] == [1, 2, 3, 4, 5, 6]
+    assert "deck_0" not in choices({"game": "shengke"})
+
+
 def test_create_gives_the_creator_their_own_seat_and_an_invitation_for_each_other_seat(
     client: TestClient,
 ) -> None:

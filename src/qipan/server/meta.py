@@ -110,6 +110,25 @@ def build_game(body: Mapping[str, Any]) -> Game[Any, Any]:
     return load(name, variant or None, options)
 
 
+def allowed_choices(game: Game[Any, Any]) -> dict[str, list[Any]]:
+    """For each option with a list of choices, the choices this configuration accepts with its
+    other options unchanged (Tellstones' ``first_player`` offers only the seats of the chosen
+    variant, Chinese Checkers' ``players`` only the counts the variant seats)."""
+    allowed: dict[str, list[Any]] = {}
+    for option in registry.game_class(game.name).options:
+        if option.choices is None or option.local_file:
+            continue
+        keep = []
+        for choice in option.choices:
+            try:
+                load(game.name, game.variant, {**game.config, option.name: choice})
+            except GameError:
+                continue
+            keep.append(_json_value(choice))
+        allowed[option.name] = keep
+    return allowed
+
+
 def describe(game: Game[Any, Any]) -> dict[str, Any]:
     return {
         "game": game.name,
@@ -119,4 +138,5 @@ def describe(game: Game[Any, Any]) -> dict[str, Any]:
         "player_names": [game.player_name(p) for p in range(game.num_players)],
         "levels": agent_levels(game),
         "time_limit": game.time_limit(),
+        "choices": allowed_choices(game),
     }

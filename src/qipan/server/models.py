@@ -141,6 +141,8 @@ class Description(Answer):
     player_names: list[str]
     levels: list[str]
     time_limit: Number | None
+    choices: dict[str, list[Value | None]] = Field(
+        description="per option with choices, those this configuration accepts (the others unchanged)")
 
 
 class SeatBase(Answer):
