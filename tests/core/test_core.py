@@ -106,20 +106,26 @@ def test_forfeit_and_clocks() -> None:
     game = qipan.load("abalone", time_limit=60)
     match = Match(game, seed=1, clock=lambda: now[0])
     now[0] += 10
-    match.play("a1b2")
+    match.play("a1b2")  # each player's first move is free: their clock starts with it
+    now[0] += 5
+    match.play("i5h5")
+    assert match.clocks() == pytest.approx([60.0, 60.0])
+    now[0] += 20
+    match.play("b2c3")
     clocks = match.clocks()
-    assert clocks is not None and clocks[0] == pytest.approx(50.0) and clocks[1] == pytest.approx(60.0)
+    assert clocks is not None and clocks[0] == pytest.approx(40.0) and clocks[1] == pytest.approx(60.0)
+    flag = now[0] + 60
     now[0] += 61
     with pytest.raises(GameError, match="white ran out of time"):
-        match.play("i5h5")
+        match.play("h5g5")
     assert match.over and match.result() == {
-        "returns": [1.0, -1.0], "text": "white lost (time)", "reason": "time", "loser": 1, "time": now[0]}
-    assert match.clocks() == pytest.approx([50.0, -1.0])
-    now[0] += 100  # the clocks stopped when the game ended
-    assert match.clocks() == pytest.approx([50.0, -1.0])
+        "returns": [1.0, -1.0], "text": "white lost (time)", "reason": "time", "loser": 1, "time": flag}
+    assert match.clocks() == pytest.approx([40.0, 0.0])  # stopped when the flag fell
+    now[0] += 100
+    assert match.clocks() == pytest.approx([40.0, 0.0])
     resumed = Match.from_record(match.record(), clock=lambda: now[0])
     assert resumed.over and resumed.result() == match.result()
-    assert resumed.clocks() == pytest.approx([50.0, -1.0])
+    assert resumed.clocks() == pytest.approx([40.0, 0.0])
 
 
 @pytest.mark.parametrize("bad", [True, "0", 2, -1, 0.5])

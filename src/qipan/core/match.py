@@ -1,7 +1,8 @@
 """A game in progress: state history, the record, automatic or manual chance, clocks, forfeits.
 
 The engine protocol, terminal play, the arena and the server all drive games through
-:class:`Match`, so undo, chance handling, time-outs and records behave the same everywhere.
+:class:`Match`, so undo, chance handling, clocks (:mod:`qipan.core.clock`), time-outs and records
+behave the same everywhere.
 
 >>> import qipan
 >>> match = Match(qipan.load("abalone"), seed=1)
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from qipan.core.chance import check_seed, event_rng, new_secret
+from qipan.core.clock import Action, Clocks, Reset, TimeControl, count
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.record import Move, Record
@@ -40,6 +42,7 @@ class Match:
         players: list[str] | None = None,
         clock: Callable[[], float] = time.time,
         started: float | None = None,
+        time_control: TimeControl | None = None,
     ):
         if chance not in ("auto", "manual"):
             raise GameError(f"chance must be 'auto' or 'manual', not {chance!r}")
@@ -54,7 +57,12 @@ class Match:
         self.chance_events = 0
         """Chance outcomes so far: the index of the next chance event's generator."""
         self.forfeit_result: dict[str, Any] | None = None
-        self._clock_cache: tuple[int, Move | None, list[float], float] | None = None
+        limit = game.time_limit()
+        self.time_control = time_control if time_control is not None or not limit else TimeControl(limit)
+        """The clock (None: untimed); by default the game's own ``time_limit()`` with no increment."""
+        self.clock_reset: Reset | None = None
+        """The clocks as the last takeback left them (timed games)."""
+        self._clock_cache: tuple[int, Move | None, Reset | None, Clocks] | None = None
         self._advance_chance()
 
     # -- reading ---------------------------------------------------------------------------------
@@ -91,47 +99,75 @@ class Match:
 
     # -- clocks ----------------------------------------------------------------------------------
 
-    def clocks(self, now: float | None = None) -> list[float] | None:
-        """Seconds left on each player's clock (derived from move times), or None if untimed."""
-        limit = self.game.time_limit()
-        if limit is None:
-            return None
-        left, turn_start = self._clock_totals(float(limit))
-        mover = self.game.to_move(self.state)
-        if now is None:
-            now = self.clock()
-        if self.forfeit_result is not None:
-            now = self.forfeit_result.get("time", turn_start)  # clocks stop when the game ends
-        if mover is not None and mover >= 0:
-            left[mover] -= now - turn_start
-        return left
-
-    def _clock_totals(self, limit: float) -> tuple[list[float], float]:
-        """Time left on each clock after the recorded moves, and when the current turn began.
+    def _clock_state(self) -> Clocks | None:
+        """The clocks after the recorded moves (:mod:`qipan.core.clock`), or None if untimed.
 
         Carried forward from the previous call when moves were only appended since (the cost of
         a move does not grow with the game); recounted when moves were taken back."""
-        cached = self._clock_cache
+        control = self.time_control
+        if control is None:
+            return None
         moves = self.moves
-        if cached is None or cached[0] > len(moves) or (cached[0] and moves[cached[0] - 1] is not cached[1]):
-            cached = (0, None, [limit] * self.game.num_players, self.started)
-        done, _, totals, turn_start = cached
-        left = list(totals)
-        for move in moves[done:]:
-            stamp = move.time if move.time is not None else turn_start
-            if isinstance(move.player, int):
-                left[move.player] -= stamp - turn_start
-            turn_start = stamp
-        self._clock_cache = (len(moves), moves[-1] if moves else None, left, turn_start)
-        return list(left), turn_start
+        cached = self._clock_cache
+        if cached is not None and cached[0] <= len(moves) and cached[2] is self.clock_reset and (
+                not cached[0] or moves[cached[0] - 1] is cached[1]):
+            done, kept = cached[0], cached[3]
+            clocks = Clocks(list(kept.left), list(kept.running), kept.since)
+            for ply in range(done, len(moves)):
+                clocks.after(self._clock_action(ply), control)
+        else:
+            actions = [self._clock_action(ply) for ply in range(len(moves))]
+            clocks = count(control, self.game.num_players, self.started, actions, self.clock_reset)
+        self._clock_cache = (len(moves), moves[-1] if moves else None, self.clock_reset,
+                             Clocks(list(clocks.left), list(clocks.running), clocks.since))
+        return clocks
+
+    def _clock_action(self, ply: int) -> Action:
+        move = self.moves[ply]
+        player = move.player if isinstance(move.player, int) else None
+        return Action(player, move.time, player is not None and self.game.to_move(self.states[ply + 1]) != player)
+
+    def clocks(self, now: float | None = None) -> list[float] | None:
+        """Seconds left on each player's clock (derived from move times), or None if untimed.
+
+        Once the game is over the clocks stop: at the forfeit's moment, or at the last move."""
+        clocks = self._clock_state()
+        if clocks is None:
+            return None
+        mover = self.game.to_move(self.state)
+        if self.forfeit_result is not None:
+            now = self.forfeit_result.get("time", clocks.since)
+        elif now is None:
+            now = self.clock()
+        return clocks.now(mover, now)
+
+    def clock_running(self) -> list[bool]:
+        """Whether each player's clock runs: they have made their first move (timed games)."""
+        clocks = self._clock_state()
+        return [False] * self.game.num_players if clocks is None else list(clocks.running)
+
+    def turn_started(self) -> float:
+        """When the current turn began: the last recorded action, or a takeback, or the start."""
+        clocks = self._clock_state()
+        if clocks is not None:
+            return clocks.since
+        stamps = [m.time for m in self.moves if m.time is not None]
+        return max([self.started, *stamps[-1:]])
+
+    def moved(self) -> set[int]:
+        """The players who have made a decision in the recorded moves."""
+        return {m.player for m in self.moves if isinstance(m.player, int)}
 
     def check_time(self) -> bool:
         """End the game if the player to move has run out of time. True if it ended."""
-        clocks = self.clocks()
+        clocks = self._clock_state()
         mover = self.to_move
-        if clocks is None or mover is None or mover < 0 or clocks[mover] > 0:
+        if clocks is None or mover is None or mover < 0 or not clocks.running[mover]:
             return False
-        self.forfeit(mover, "time")
+        left = clocks.now(mover, self.clock())[mover]
+        if left > 0:
+            return False
+        self.forfeit(mover, "time", at=self.clock() + left)  # the moment the flag fell
         return True
 
     # -- acting ----------------------------------------------------------------------------------
@@ -169,8 +205,9 @@ class Match:
             action = self.game.sample_chance(state, rng)
             self._push(state, action, self.game.next_state(state, action), CHANCE)
 
-    def forfeit(self, player: int, reason: str) -> None:
-        """End the game with ``player`` losing (resignation, time-out, abandonment)."""
+    def forfeit(self, player: int, reason: str, at: float | None = None) -> None:
+        """End the game with ``player`` losing (resignation, time-out, abandonment) now, or at
+        ``at`` (a time-out found late: the clocks stop when the flag fell)."""
         if self.over:
             raise GameError("the game is over already")
         self.game.check_player(player)
@@ -182,7 +219,7 @@ class Match:
             "text": f"{self.players[player]} lost ({reason})",
             "reason": reason,
             "loser": player,
-            "time": self.clock(),
+            "time": self.clock() if at is None else at,
         }
 
     def stop(self, reason: str, text: str) -> None:
@@ -205,9 +242,23 @@ class Match:
             raise GameError("the game ended by forfeit; it cannot be undone")
         if all(move.player == "chance" for move in self.moves):
             raise GameError("nothing to undo")  # and the opening chance outcomes stay
-        while self.moves[-1].player == "chance":
+        keep = len(self.moves) - 1
+        while self.moves[keep].player == "chance":
+            keep -= 1
+        self.take_back(keep)
+
+    def take_back(self, ply: int) -> None:
+        """Forget every move after the first ``ply`` (a takeback). In a timed game the time spent
+        stays spent: the clocks keep what they show now, and the player to move starts their
+        turn now (:class:`qipan.core.clock.Reset`)."""
+        if not 0 <= ply <= len(self.moves):
+            raise GameError(f"cannot take back to move {ply}: the game has {len(self.moves)}")
+        left = self.clocks()
+        now = self.clock()
+        while len(self.moves) > ply:
             self._pop()
-        self._pop()
+        if left is not None:
+            self.clock_reset = Reset(ply, now, tuple(left))
 
     def _pop(self) -> None:
         self.chance_events -= self.moves.pop().player == "chance"
@@ -219,6 +270,17 @@ class Match:
         while len(self.moves) > moves:
             self._pop()
         self.forfeit_result = None
+        if self.clock_reset is not None and self.clock_reset.ply > moves:
+            self.clock_reset = None
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """What :meth:`restore` needs to put the match back as it is now (moves, result, clocks)."""
+        return list(self.moves), list(self.states), self.chance_events, self.forfeit_result, self.clock_reset
+
+    def restore(self, snapshot: tuple[Any, ...]) -> None:
+        """Put the match back as it was at :meth:`snapshot` (a change that could not be saved)."""
+        moves, states, self.chance_events, self.forfeit_result, self.clock_reset = snapshot
+        self.moves[:], self.states[:] = moves, states
 
     def restart_from(self, state: Any) -> None:
         """Continue from ``state`` with no history (the engine's ``load``). In automatic-chance
@@ -227,6 +289,7 @@ class Match:
         self.moves = []
         self.chance_events = 0
         self.forfeit_result = None
+        self.clock_reset = None
         self._clock_cache = None
         self._advance_chance()
 
@@ -242,13 +305,15 @@ class Match:
             moves=list(self.moves),
             result=self.result(),
             started=self.started,
+            clock=self.time_control,
+            clock_reset=self.clock_reset,
         )
 
     @classmethod
     def from_record(cls, record: Record, chance: str = "auto", clock: Callable[[], float] = time.time) -> Match:
         """Resume a recorded game exactly (moves, times and result)."""
         match = cls(record.make_game(), seed=record.seed, chance="manual", players=record.players or None,
-                    clock=clock, started=record.started)
+                    clock=clock, started=record.started, time_control=record.clock)
         for number, move in enumerate(record.moves, 1):
             try:
                 mover = match.to_move
@@ -266,6 +331,11 @@ class Match:
         result = record.result
         if result is not None and result.get("reason") not in (None, "rules"):
             match.forfeit_result = dict(result)
+        if record.clock_reset is not None:
+            if match.time_control is None or record.clock_reset.ply > len(match.moves) or \
+                    len(record.clock_reset.left) != match.game.num_players:
+                raise GameError("the record's clock reset does not fit its clock and moves")
+            match.clock_reset = record.clock_reset
         match.chance = chance
         match._advance_chance()
         return match

@@ -1,7 +1,7 @@
 """Game records: JSON documents that replay a game exactly.
 
-A record holds the game id, variant, options, seed, player labels, every action (chance outcomes
-included) with its notation and time, and the result. Replaying parses and applies each action
+A record holds the game id, variant, options, seed, player labels, the clock (timed games), every
+action (chance outcomes included) with its notation and time, and the result. Replaying parses and applies each action
 in turn, so a record never depends on the random generator that produced it.
 """
 
@@ -15,6 +15,7 @@ from typing import Any
 
 from qipan.core import jsonsafe
 from qipan.core.chance import check_seed
+from qipan.core.clock import Reset, TimeControl
 from qipan.core.errors import GameError, brief
 from qipan.core.game import CHANCE, Game
 from qipan.core.registry import load
@@ -46,7 +47,9 @@ class Move:
 
 @dataclass
 class Record:
-    """A whole game. ``result`` is None while the game is under way."""
+    """A whole game. ``result`` is None while the game is under way. ``clock``: the time
+    control (None: untimed, or the game's own ``time_limit`` option); ``clock_reset``: the clocks
+    as the last takeback left them."""
 
     game: str
     variant: str
@@ -56,9 +59,11 @@ class Record:
     moves: list[Move] = field(default_factory=list)
     result: dict[str, Any] | None = None
     started: float | None = None
+    clock: TimeControl | None = None
+    clock_reset: Reset | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": FORMAT,
             "game": self.game,
             "variant": self.variant,
@@ -69,6 +74,11 @@ class Record:
             "moves": [m.to_json() for m in self.moves],
             "result": self.result,
         }
+        if self.clock is not None:
+            data["clock"] = self.clock.to_json()
+        if self.clock_reset is not None:
+            data["clock_reset"] = self.clock_reset.to_json()
+        return data
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
@@ -88,6 +98,11 @@ class Record:
         result = data.get("result")
         if result is not None:
             result = dict(read.mapping(result, "result"))
+        try:
+            clock = None if data.get("clock") is None else TimeControl.from_json(data["clock"])
+            reset = None if data.get("clock_reset") is None else Reset.from_json(data["clock_reset"])
+        except GameError as exc:
+            raise read.fail(str(exc)) from None
         return cls(
             game=read.text(read.field(data, "game"), "game", 40),
             variant=read.text(read.field(data, "variant"), "variant", 40),
@@ -97,6 +112,8 @@ class Record:
             moves=[_move(read, m) for m in read.array(read.field(data, "moves"), "moves", longest=MAX_COUNT)],
             result=result,
             started=_time(read, data.get("started"), "started"),
+            clock=clock,
+            clock_reset=reset,
         )
 
     @classmethod
