@@ -79,3 +79,28 @@ export function linkRow(who, url, cls, { open = true } = {}) {
     }, t("link.copy")),
     open ? h("a", { class: "btn small", href: url, target: cls === "spectator" ? "_blank" : undefined }, t("link.open")) : null);
 }
+
+const ICON_PATHS = {
+  first: "M5 4h2v16H5zM20 4v16L9 12z",
+  prev: "M18 4v16L6 12z",
+  next: "M6 4v16l12-8z",
+  last: "M17 4h2v16h-2zM4 4v16l11-8z",
+  close: "M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6L19 6.4 17.6 5 12 10.6z",
+  flip: "M7 3 3 7h3v9h2V7h3zm10 18 4-4h-3V8h-2v9h-3z",
+  sound: "M3 9v6h4l5 5V4L7 9zm13.5 3A4.5 4.5 0 0 0 14 8v8a4.5 4.5 0 0 0 2.5-4zM14 3.2v2.1a7 7 0 0 1 0 13.4v2.1a9 9 0 0 0 0-17.6z",
+  mute: "M3 9v6h4l5 5V4L7 9zm13.6 3 2.7-2.7-1.4-1.4-2.7 2.7-2.7-2.7-1.4 1.4 2.7 2.7-2.7 2.7 1.4 1.4 2.7-2.7 2.7 2.7 1.4-1.4z",
+  link: "M10.6 13.4a1 1 0 0 0 1.4 0l4-4a3 3 0 0 0-4.2-4.2l-1.5 1.5 1.4 1.4 1.5-1.5a1 1 0 0 1 1.4 1.4l-4 4a1 1 0 0 0 0 1.4zm2.8-2.8a1 1 0 0 0-1.4 0l-4 4a3 3 0 0 0 4.2 4.2l1.5-1.5-1.4-1.4-1.5 1.5a1 1 0 0 1-1.4-1.4l4-4a1 1 0 0 0 0-1.4z",
+  download: "M11 3h2v9.2l3.3-3.3 1.4 1.4L12 16 6.3 10.3l1.4-1.4 3.3 3.3zM4 18h16v2H4z",
+};
+
+/** A small inline SVG icon (never a font glyph, which may be missing); decorative: the button
+ * that holds it carries the accessible name. */
+export function icon(name) {
+  return s("svg", { class: "icon", viewBox: "0 0 24 24", width: "20", height: "20", "aria-hidden": "true", focusable: "false" },
+    s("path", { d: ICON_PATHS[name], fill: "currentColor" }));
+}
+
+/** A button showing only an icon, named by ``label`` for screen readers and as its tooltip. */
+export function iconButton(name, label, attrs = {}) {
+  return h("button", { class: "btn small icon-btn", type: "button", title: label, "aria-label": label, ...attrs }, icon(name));
+}

@@ -1,17 +1,37 @@
-// The game page: board, players and clocks, move list, log, notation box, result and replay.
+// The game page: board, players and clocks, offers, move list, chat, log, notation box, result
+// and replay. The parts live in their own modules (clockview, offers, chat, replay, result,
+// notify, sound); this one wires them to the game's socket.
 //
 // Which seat this browser plays comes from localStorage (seats.js), filled from the link's
 // fragment (#invite=… claims a seat, #seat=N&token=… moves one here); the fragment is removed
-// at once, so no secret stays in the address bar, the history or a bookmark.
+// at once, so no secret stays in the address bar, the history or a bookmark. Only #seat=N and a
+// replay position (#ply=12) stay.
 import { api, gameMeta } from "./api.js";
-import { absolute, clear, formatClock, h, linkRow, PALETTE, toast } from "./dom.js";
+import { absolute, clear, h, icon, iconButton, linkRow, PALETTE, toast } from "./dom.js";
+import { ChatView } from "./chat.js";
+import { ClockView } from "./clockview.js";
 import { t } from "./i18n.js";
+import { tabSaysYourTurn } from "./notify.js";
+import { OffersView } from "./offers.js";
+import { fragment, plyFromHash, recordMoves, Replay } from "./replay.js";
+import { resultText } from "./result.js";
 import { defaultSeat, forgetSeat, held, keepInvites, keepSeat, parseFragment, tokenFor } from "./seats.js";
 import { GameSocket, helloFor, socketUrl } from "./socket.js";
+import * as sound from "./sound.js";
+
+const NAME_KEY = "qipan.name"; // the nickname this browser uses (set in the lobby)
 
 export async function showGame(app, id) {
-  const seat = await seatFromLink(id);
-  const info = await api.game(id);
+  const wantedPly = plyFromHash(location.hash);
+  const seat = await seatFromLink(id, wantedPly);
+  let info;
+  try {
+    info = await api.game(id);
+  } catch (err) {
+    if (err.status === 404) return notFound(app, id);
+    throw err;
+  }
+  if (info.status === "unavailable") return unavailable(app, info.reason || info.error || "");
   const meta = (await gameMeta(info.game)) || { name: info.game, title: info.game, levels: [] };
   let board;
   try {
@@ -20,12 +40,12 @@ export async function showGame(app, id) {
     throw new Error(t("game.noBoard", { game: info.game, error: err.message }));
   }
   document.title = `${meta.title} · qipan`;
-  new GamePage(app, { id, seat, token: seat === null ? null : tokenFor(id, seat), info, meta, board }).start();
+  new GamePage(app, { id, seat, token: seat === null ? null : tokenFor(id, seat), info, meta, board, wantedPly }).start();
 }
 
-/** Read the link's fragment (claiming an invitation if it holds one), forget it, and return
- * the seat this page plays (null: watch). */
-async function seatFromLink(id) {
+/** Read the link's fragment (claiming an invitation if it holds one), forget its secrets, and
+ * return the seat this page plays (null: watch). */
+async function seatFromLink(id, ply) {
   const link = parseFragment(location.hash);
   let seat = null;
   if (link.invite) {
@@ -47,21 +67,40 @@ async function seatFromLink(id) {
     seat = link.seat;
   }
   if (seat === null) seat = defaultSeat(id);
-  const clean = `${location.pathname}${location.search}${seat === null ? "" : `#seat=${seat}`}`;
-  history.replaceState(history.state, "", clean);
+  history.replaceState(history.state, "", `${location.pathname}${location.search}${fragment(seat, ply)}`);
   return seat;
 }
 
+/** A page instead of the board: no such game, or one that cannot be played now. */
+function notice(app, title, text) {
+  document.title = `${title} · qipan`;
+  clear(app).append(h("div", { class: "card notice", id: "game-notice" }, h("h2", { text: title }),
+    h("p", { text }), h("a", { class: "btn", href: "/" }, t("error.back"))));
+}
+
+function notFound(app, id) {
+  notice(app, t("game.noGame"), t("game.noGameHint", { id: id.length > 40 ? `${id.slice(0, 40)}…` : id }));
+}
+
+function unavailable(app, reason) {
+  notice(app, t("game.setAside"), reason);
+}
+
 class GamePage {
-  constructor(app, { id, seat, token, info, meta, board }) {
-    Object.assign(this, { app, id, seat, token, info, meta, boardModule: board });
+  constructor(app, { id, seat, token, info, meta, board, wantedPly }) {
+    Object.assign(this, { app, id, seat, token, info, meta, boardModule: board, wantedPly });
     this.msg = null; // the latest update from the server
     this.moves = []; // the public move history as far as this page knows it
     this.syncing = false; // a sync was asked for and not yet answered
     this.pending = false; // a move was sent and not yet answered
-    this.clockBase = null;
-    this.replay = null; // {moves, ply, cache} while replaying
+    this.confirmed = false; // the server accepted this page's seat (its controls show then)
+    this.replay = null; // a Replay while replaying
+    this.orientation = seat ?? 0; // the seat drawn at the bottom
     this.build();
+  }
+
+  get tableTalk() {
+    return !!(this.info.public_table_talk ?? (this.info.game === "tellstones" && this.info.variant === "round-table"));
   }
 
   build() {
@@ -71,14 +110,20 @@ class GamePage {
       extra: h("div", { class: "board-extra", id: "board-extra" }),
       banner: h("div", { class: "conn-banner", hidden: true, text: t("game.reconnecting") }),
       players: h("div", { class: "players", id: "players" }),
-      status: h("div", { class: "status", id: "status", text: t("game.connecting") }),
+      status: h("div", { class: "status", id: "status", role: "status", text: t("game.connecting") }),
+      countdown: h("div", { class: "abort-countdown", id: "abort-countdown", hidden: true }),
+      offers: h("div", { class: "offers", id: "offers" }),
       result: h("div", { id: "result" }),
       invites: h("div", { id: "invites" }),
       replayBar: h("div", { id: "replay-bar" }),
       moves: h("div", { class: "moves", id: "moves" }),
+      chat: h("div", { class: "chats", id: "chats" }),
       log: h("ol", { class: "log", id: "log" }),
       input: h("input", { type: "text", id: "notation", placeholder: t("game.placeholder", { move: "a1b2" }), autocomplete: "off", spellcheck: "false", "aria-label": t("game.moveLabel") }),
       controls: h("div", { class: "controls", id: "controls" }),
+      mute: iconButton(sound.muted() ? "mute" : "sound", t("game.sound"), {
+        id: "mute", "aria-pressed": String(!sound.muted()), onclick: () => this.toggleSound(),
+      }),
     };
     const e = this.els;
     const aspect = this.boardModule.aspect || 1;
@@ -86,21 +131,33 @@ class GamePage {
     e.boardHost.style.setProperty("--board-reserve", `${this.boardModule.reserve || 9}rem`);
     const notationForm = h("form", { class: "notation", onsubmit: (ev) => { ev.preventDefault(); this.typed(); } },
       e.input, h("button", { class: "btn", type: "submit" }, t("game.play")));
+    const tools = h("div", { class: "head-tools" }, e.mute,
+      this.seat === null ? iconButton("flip", t("game.flip"), { id: "flip", onclick: () => this.flip() }) : null);
     const side = h("aside", { class: "side" },
       h("section", { class: "panel game-head" },
-        h("h2", { text: this.meta.title }),
+        h("div", { class: "head-row" }, h("h2", { text: this.meta.title }), tools),
         h("div", { class: "sub" }, this.info.variant || "standard", " · ",
           h("a", { href: rulesHref, target: "_blank", id: "rules-link" }, t("game.rules")), " · ",
-          h("a", { href: "/" }, t("game.lobby")))),
-      h("section", { class: "panel players-panel" }, e.players, e.status),
+          h("a", { href: "/" }, t("game.lobby"))),
+        this.seat === null ? h("div", { class: "sub", id: "watching", text: t("game.watching") }) : null),
+      h("section", { class: "panel players-panel" }, e.players, e.status, e.countdown, e.offers),
       e.result,
       e.invites,
       h("section", { class: "panel" }, h("header", {}, h("span", { text: t("game.moves") })), e.moves, e.replayBar),
-      this.seat !== null ? h("section", { class: "panel", id: "move-input" }, notationForm, e.controls) : null,
+      this.seat !== null ? h("section", { class: "panel", id: "move-input", hidden: true }, notationForm, e.controls) : null,
+      e.chat,
       h("section", { class: "panel", id: "log-panel", hidden: true }, h("header", {}, h("span", { text: t("game.log") })), e.log),
     );
     clear(this.app).append(h("div", { class: "play" }, h("div", { class: "board-col" }, e.banner, e.boardHost, e.extra), side));
     this.board = this.boardModule.create(e.boardHost, e.extra, { info: this.info, meta: this.meta, seat: this.seat });
+    const send = (message) => this.socket.send(message);
+    const nameOf = (i) => (typeof i === "number" ? this.seatName(i) : "");
+    this.clocks = new ClockView(e.players, e.countdown, { seat: this.seat, nameOf, onLow: () => sound.play("lowtime") });
+    this.offers = new OffersView(e.offers, { seat: this.seat, send, nameOf });
+    this.chat = new ChatView(e.chat, {
+      seat: this.seat, send, tableTalk: this.tableTalk,
+      swatch: (i) => this.seatColor(i), sideOf: (i) => this.seatSide(i),
+    });
     if (this.seat !== null) {
       e.controls.append(h("button", {
         class: "btn danger small", type: "button", id: "resign",
@@ -113,49 +170,96 @@ class GamePage {
   }
 
   start() {
-    this.socket = new GameSocket(socketUrl(this.id), helloFor(this.seat, this.token), {
+    this.socket = new GameSocket(socketUrl(this.id), helloFor(this.seat, this.token, localStorage.getItem(NAME_KEY)), {
       onMessage: (m) => this.receive(m),
       onState: (st) => {
         this.els.banner.hidden = st === "open" || !this.msg;
         if (st === "open") this.syncing = true; // the first update after hello is the whole history
       },
-      onFatal: (code) => this.refused(code),
+      onFatal: (code, reason) => this.refused(code, reason),
     });
-    this.ticker = setInterval(() => this.tickClocks(), 100);
-    if (this.info.status === "finished") this.enterReplay();
+    this.ticker = setInterval(() => this.clocks.tick(), 100);
+    if (this.info.status === "finished" || this.wantedPly !== null) this.enterReplay(this.wantedPly);
   }
 
-  /** The server refused this page's seat (a stale or wrong token): forget it and watch. */
-  refused(code) {
+  /** The server closed the connection for good: say why instead of "Connecting…". */
+  refused(code, reason) {
     clearInterval(this.ticker);
+    this.replay?.close();
     if (code === 4403 && this.seat !== null) {
+      // A stale or wrong key to this seat: forget it and watch.
       forgetSeat(this.id, this.seat);
-      toast(t("seat.rejected", { seat: this.seat }), 8000);
+      toast(t("seat.rejected", { seat: this.seat + 1 }), 8000);
       history.replaceState(history.state, "", location.pathname);
       showGame(this.app, this.id);
+    } else if (code === 4404) {
+      notFound(this.app, this.id);
+    } else if (code === 4409) {
+      unavailable(this.app, reason);
+    } else {
+      document.getElementById("move-input")?.setAttribute("hidden", "");
+      const st = clear(this.els.status);
+      st.append(h("span", { text: t("game.closed", { reason: reason || String(code) }) }), " ",
+        h("button", { class: "btn small", type: "button", id: "reconnect", onclick: () => location.reload() }, t("game.reconnect")));
     }
   }
 
   receive(m) {
     if (m.type === "error") {
       this.pending = false;
+      if (this.chat.claimError(m.error)) return;
       toast(m.error);
       this.addLog(`⚠ ${m.error}`);
       if (this.msg && !this.replay) this.render(this.msg);
       return;
     }
+    if (m.type === "chat") return this.chat.add(m);
+    if (m.type === "chats") return this.chat.replace(m.messages);
     if (m.type !== "update") return;
     this.pending = false;
+    const previous = this.msg;
+    const wasMine = this.myTurn;
     this.follow(m);
-    const first = !this.msg;
     const key = JSON.stringify([m.view, m.legal]);
     this.newPosition = key !== this.positionKey;
     this.positionKey = key;
     this.msg = m;
-    this.clockBase = m.clocks ? { clocks: m.clocks.slice(), at: performance.now(), toMove: m.to_move } : null;
+    if (!this.confirmed && this.seat !== null && m.seat === this.seat) {
+      this.confirmed = true;
+      document.getElementById("move-input")?.removeAttribute("hidden");
+    }
+    this.clocks.update(m);
+    this.offers.update(m);
     this.els.banner.hidden = true;
     if (!this.replay) this.render(m);
-    if (first && m.result && this.info.status !== "finished") this.addLog(t("game.overLog"));
+    if (!previous && m.result && this.info.status !== "finished") this.addLog(t("game.overLog"));
+    if (previous) this.sounds(previous, m, wasMine);
+    tabSaysYourTurn(this.meta.title, this.myTurn);
+  }
+
+  /** A sound for a new move (the board may say it was a capture), then "your turn". */
+  sounds(previous, m, wasMine) {
+    const moved = m.ply > previous.ply;
+    if (moved) {
+      const kind = this.boardModule.moveSound?.(previous.view, m.view, m.last) || "move";
+      sound.play(kind === "capture" ? "capture" : "move");
+    }
+    if (this.myTurn && !wasMine) setTimeout(() => sound.play("turn"), moved ? 180 : 0);
+  }
+
+  toggleSound() {
+    sound.setMuted(!sound.muted());
+    const on = !sound.muted();
+    this.els.mute.setAttribute("aria-pressed", String(on));
+    clear(this.els.mute).append(icon(on ? "sound" : "mute"));
+    if (on) sound.play("move");
+  }
+
+  flip() {
+    const n = (this.msg?.seats || this.info.seats || []).length || 2;
+    this.orientation = (this.orientation + 1) % n;
+    if (this.replay) this.replay.goto(this.replay.ply);
+    else if (this.msg) this.render(this.msg);
   }
 
   /** Keep the move history from an update: the whole of it (first 0), or the moves after ply
@@ -176,7 +280,7 @@ class GamePage {
 
   get myTurn() {
     const m = this.msg;
-    return !!m && this.seat !== null && m.to_move === this.seat && !m.result && (m.legal || []).length > 0;
+    return !!m && this.seat !== null && this.confirmed && m.to_move === this.seat && !m.result && (m.legal || []).length > 0;
   }
 
   render(m) {
@@ -184,6 +288,7 @@ class GamePage {
     const interactive = live && this.myTurn && !this.pending;
     this.board.render(m, {
       seat: this.seat,
+      orientation: this.orientation,
       interactive,
       fresh: this.newPosition,
       submit: (text) => this.submit(text),
@@ -196,7 +301,8 @@ class GamePage {
     this.renderResult(m);
     this.renderInvites(m);
     this.els.input.disabled = !interactive;
-    this.els.input.placeholder = interactive && m.legal.length ? t("game.placeholder", { move: m.legal[0] }) : t("game.notYourMove");
+    this.els.input.placeholder = m.result ? t("game.overLog")
+      : interactive && m.legal.length ? t("game.placeholder", { move: m.legal[0] }) : t("game.notYourMove");
     const resign = document.getElementById("resign");
     if (resign) resign.disabled = !!m.result || !live;
   }
@@ -206,40 +312,37 @@ class GamePage {
     return seats[i]?.name ?? t("game.player", { n: i + 1 });
   }
 
+  /** The game's name for seat ``i`` ("Black"), when the server says it. */
+  seatSide(i) {
+    const seats = this.msg?.seats || this.info.seats || [];
+    return seats[i]?.side ?? "";
+  }
+
+  seatColor(i) {
+    const color = this.boardModule.seatColor || ((_, k) => PALETTE[k % PALETTE.length]);
+    return color(this.msg?.view, i);
+  }
+
   renderPlayers(m) {
     const seats = m.seats || this.info.seats || [];
-    const color = this.boardModule.seatColor || ((_, i) => PALETTE[i % PALETTE.length]);
     const score = this.boardModule.score || (() => null);
     clear(this.els.players);
     seats.forEach((s, i) => {
-      const clock = m.clocks ? h("span", { class: "clock", "data-clock": i, text: formatClock(m.clocks[i]) }) : null;
+      const clock = m.clocks ? h("span", { class: "clock", "data-clock": i }) : null;
       const sc = score(m.view, i);
+      const side = s.side && s.side !== s.name ? s.side : null;
       this.els.players.append(h("div", { class: `player${m.to_move === i && !m.result ? " to-move" : ""}`, "data-seat": i },
-        h("span", { class: "swatch", style: `background:${color(m.view, i)}` }),
-        h("span", { class: "pname", text: s.name }),
+        h("span", { class: "swatch", style: `background:${this.seatColor(i)}` }),
+        h("span", { class: "pname", text: s.name, title: side ? `${s.name} (${side})` : s.name }),
+        side ? h("span", { class: "tag side", text: side }) : null,
         i === this.seat ? h("span", { class: "tag you", text: t("game.you") }) : null,
         s.kind === "ai" ? h("span", { class: "tag", text: `AI ${s.level || ""}`.trim() }) : null,
         s.kind === "human" && s.claimed === false ? h("span", { class: "tag invited", text: t("game.invited") }) : null,
-        s.kind === "human" && "connected" in s ? h("span", { class: `conn${s.connected ? " on" : ""}`, title: s.connected ? t("game.online") : t("game.offline") }) : null,
+        s.kind === "human" && "connected" in s ? h("span", { class: `conn${s.connected ? " on" : ""}`, title: s.connected ? t("game.online") : t("game.offline"), role: "img", "aria-label": s.connected ? t("game.online") : t("game.offline") }) : null,
         sc !== null && sc !== undefined ? h("span", { class: "score", text: String(sc) }) : null,
         clock));
     });
-    this.tickClocks();
-  }
-
-  tickClocks() {
-    const base = this.clockBase;
-    if (!base || this.replay) return;
-    const over = !!this.msg?.result;
-    base.clocks.forEach((left, i) => {
-      const node = this.els.players.querySelector(`[data-clock="${i}"]`);
-      if (!node) return;
-      const running = !over && base.toMove === i;
-      const time = running ? left - (performance.now() - base.at) / 1000 : left;
-      node.textContent = formatClock(time);
-      node.classList.toggle("running", running && time >= 20);
-      node.classList.toggle("low", running && time < 20);
-    });
+    this.clocks.tick();
   }
 
   renderStatus(m, interactive) {
@@ -248,7 +351,7 @@ class GamePage {
     if (this.replay) {
       st.textContent = t("game.replayStatus", { ply: this.replay.ply, n: this.replay.moves.length });
     } else if (m.result) {
-      st.textContent = resultText(m.result);
+      st.textContent = resultText(m.result, (i) => this.seatName(i));
     } else if (m.to_move === "chance") {
       st.textContent = t("game.chance");
     } else if (interactive) {
@@ -261,29 +364,46 @@ class GamePage {
     }
   }
 
+  /** The move list: numbered pairs ("1. a1b2 i9h8") when two players simply alternate, else one
+   * numbered line per move. In a replay each move is a button that shows its position. */
   renderMoves(moves, m) {
     const node = this.els.moves;
     if (!this.replay && m && m.history === false) {
+      node.classList.remove("paired");
       clear(node).append(h("span", {}), h("span", { class: "m empty", text: t("game.hiddenMoves", { n: m.ply }) }));
       return;
     }
     const atEnd = node.scrollTop + node.clientHeight >= node.scrollHeight - 4;
     clear(node);
-    const color = this.boardModule.seatColor || ((_, i) => PALETTE[i % PALETTE.length]);
+    const seats = (m?.seats || this.info.seats || []).length;
+    const chance = (mv) => mv.player === "chance" || mv.player === -1;
+    const paired = seats === 2 && moves.length > 0 && !moves.some(chance)
+      && moves.every((mv, i) => i === 0 || mv.player !== moves[i - 1].player);
+    node.classList.toggle("paired", paired);
     const current = this.replay ? this.replay.ply : moves.length;
-    moves.forEach((mv, i) => {
+    const entry = (mv, i) => {
       const ply = mv.ply ?? i + 1;
-      const chance = mv.player === "chance" || mv.player === -1;
-      const who = chance ? "⚄ " : "";
-      const cls = ["m", chance ? "chance" : "", ply === current ? "cur" : "", this.replay ? "link" : ""].join(" ").trim();
-      node.append(h("span", { class: "n", text: String(ply) }),
-        h("span", {
-          class: cls, "data-ply": ply, title: chance ? "chance" : this.seatName(mv.player),
-          onclick: this.replay ? () => this.goto(ply) : undefined,
-        },
-        chance ? null : h("span", { class: "dot", style: `display:inline-block;width:.55em;height:.55em;border-radius:50%;margin-right:.4em;background:${color(this.msg?.view, mv.player)}` }),
-        who + mv.text));
-    });
+      const luck = chance(mv);
+      const who = luck ? "chance" : this.seatName(mv.player);
+      const side = luck ? "" : this.seatSide(mv.player);
+      const attrs = {
+        class: ["m", luck ? "chance" : "", ply === current ? "cur" : "", this.replay ? "link" : ""].join(" ").trim(),
+        "data-ply": ply, title: side && side !== who ? `${who} (${side})` : who,
+      };
+      const body = [luck ? null : h("span", { class: "dot", style: `background:${this.seatColor(mv.player)}` }),
+        (luck ? "⚄ " : "") + mv.text];
+      if (!this.replay) return h("span", attrs, ...body);
+      return h("button", { ...attrs, type: "button", "aria-current": ply === current ? "step" : undefined,
+        onclick: () => this.replay.goto(ply) }, ...body);
+    };
+    if (paired) {
+      for (let i = 0; i < moves.length; i += 2) {
+        node.append(h("span", { class: "n", text: `${i / 2 + 1}.` }), entry(moves[i], i),
+          moves[i + 1] ? entry(moves[i + 1], i + 1) : h("span", { class: "m" }));
+      }
+    } else {
+      moves.forEach((mv, i) => node.append(h("span", { class: "n", text: String(mv.ply ?? i + 1) }), entry(mv, i)));
+    }
     if (!moves.length) node.append(h("span", {}), h("span", { class: "m empty", text: t("game.noMoves") }));
     const cur = node.querySelector(".cur");
     if (this.replay && cur) cur.scrollIntoView({ block: "nearest" });
@@ -308,11 +428,20 @@ class GamePage {
     this.els.log.scrollTop = this.els.log.scrollHeight;
   }
 
+  /** Download links for the record (JSON and readable text) of a finished game. */
+  recordLinks() {
+    const base = `/api/games/${encodeURIComponent(this.id)}`;
+    return h("div", { class: "records", id: "records" },
+      h("span", { class: "label", text: t("game.records") }),
+      h("a", { class: "btn small", href: `${base}/record?download=1`, download: "", id: "record-json" }, icon("download"), t("game.recordJson")),
+      h("a", { class: "btn small", href: `${base}/record.txt`, download: "", id: "record-text" }, icon("download"), t("game.recordText")));
+  }
+
   renderResult(m) {
     const node = clear(this.els.result);
     if (!m.result || this.replay) return;
     const btns = h("div", { class: "btns" });
-    if (this.seat !== null && this.token) {
+    if (this.seat !== null && this.token && this.confirmed) {
       btns.append(h("button", { class: "btn primary", type: "button", id: m.rematch ? "rematch-join" : "rematch", onclick: () => this.rematch() },
         m.rematch ? t("game.joinRematch") : t("game.rematch")));
     } else if (m.rematch) {
@@ -321,7 +450,7 @@ class GamePage {
     btns.append(h("button", { class: "btn", type: "button", id: "replay", onclick: () => this.enterReplay() }, t("game.replay")),
       h("a", { class: "btn", href: "/" }, t("game.newGame")));
     node.append(h("section", { class: "result", id: "result-box" }, h("h3", { text: t("game.over") }),
-      h("div", { text: resultText(m.result) }), btns));
+      h("div", { class: "result-text", text: resultText(m.result, (i) => this.seatName(i)) }), btns, this.recordLinks()));
   }
 
   /** For the game's creator: links for the seats nobody has taken, and a way to replace them. */
@@ -367,14 +496,14 @@ class GamePage {
       return;
     }
     this.pending = true;
-    this.board.render(this.msg, { seat: this.seat, interactive: false, fresh: false, submit: () => {}, pending: text });
+    this.board.render(this.msg, { seat: this.seat, orientation: this.orientation, interactive: false, fresh: false, submit: () => {}, pending: text });
   }
 
   typed() {
     const text = this.els.input.value.trim();
     if (!text) return;
     if (!this.myTurn) {
-      toast(t("game.notYourTurn"));
+      toast(this.msg?.result ? t("game.overLog") : t("game.notYourTurn"));
       return;
     }
     this.els.input.value = "";
@@ -394,74 +523,53 @@ class GamePage {
 
   // -- replay ------------------------------------------------------------------------------
 
-  async enterReplay() {
-    let record;
+  /** Step through the game from its record, at ``ply`` (null: the end). */
+  async enterReplay(ply = null) {
+    let moves;
     try {
-      record = await api.record(this.id);
+      ({ moves } = await recordMoves(this.id));
     } catch (err) {
       toast(t("game.noReplay", { error: err.message }));
+      history.replaceState(history.state, "", `${location.pathname}${location.search}${fragment(this.seat, null)}`);
       return;
     }
-    const moves = (record.moves || []).map((mv, i) => ({ ply: i + 1, player: mv.player, text: mv.move ?? mv.text }));
-    this.replay = { moves, ply: moves.length, cache: new Map() };
+    this.replay?.close();
+    const over = this.info.status === "finished";
+    this.replay = new Replay(this.els.replayBar, {
+      id: this.id, seat: this.seat, moves,
+      show: (frame) => this.showFrame(frame),
+      leave: over ? null : () => this.exitReplay(),
+    });
     this.els.input.disabled = true;
-    const bar = clear(this.els.replayBar);
-    bar.classList.add("replay-bar");
-    const btn = (label, title, id, fn) => h("button", { class: "btn small", type: "button", title, id, onclick: fn }, label);
-    this.plyLabel = h("span", { class: "ply" });
-    bar.append(
-      btn("⏮", t("game.replayFirst"), "replay-first", () => this.goto(0)),
-      btn("◀", t("game.replayPrev"), "replay-prev", () => this.goto(this.replay.ply - 1)),
-      this.plyLabel,
-      btn("▶", t("game.replayNext"), "replay-next", () => this.goto(this.replay.ply + 1)),
-      btn("⏭", t("game.replayLast"), "replay-last", () => this.goto(this.replay.moves.length)),
-    );
-    if (this.info.status !== "finished") {
-      bar.append(btn("✕", t("game.replayExit"), "replay-exit", () => this.exitReplay()));
-    }
-    document.addEventListener("keydown", (this.keys = (ev) => {
-      if (!this.replay || ev.target instanceof HTMLInputElement) return;
-      if (ev.key === "ArrowLeft") this.goto(this.replay.ply - 1);
-      if (ev.key === "ArrowRight") this.goto(this.replay.ply + 1);
-    }));
-    await this.goto(moves.length);
+    await this.replay.goto(ply ?? moves.length);
   }
 
   exitReplay() {
+    this.replay?.close();
     this.replay = null;
-    document.removeEventListener("keydown", this.keys);
-    clear(this.els.replayBar);
-    if (this.msg) this.render(this.msg);
+    this.replayRecords?.remove();
+    this.replayRecords = null;
+    if (this.msg) {
+      this.clocks.update(this.msg);
+      this.render(this.msg);
+    }
+    tabSaysYourTurn(this.meta.title, this.myTurn);
   }
 
-  async goto(ply) {
+  showFrame(frame) {
     const r = this.replay;
-    if (!r) return;
-    ply = Math.max(0, Math.min(r.moves.length, ply));
-    r.ply = ply;
-    this.plyLabel.textContent = `${ply} / ${r.moves.length}`;
-    let frame = r.cache.get(ply);
-    if (!frame) {
-      try {
-        frame = await api.replay(this.id, ply);
-      } catch (err) {
-        toast(t("game.noPly", { ply, error: err.message }));
-        return;
-      }
-      r.cache.set(ply, frame);
-    }
-    if (this.replay !== r || r.ply !== ply) return;
     const shown = { ...frame, legal: [], moves: r.moves, seats: frame.seats || this.msg?.seats || this.info.seats };
-    this.board.render(shown, { seat: null, interactive: false, fresh: true, submit: () => {} });
+    this.board.render(shown, { seat: null, orientation: this.orientation, interactive: false, fresh: true, submit: () => {} });
+    this.clocks.update({ clocks: frame.clocks || null, to_move: null, result: null, abort_at: null });
     this.renderPlayers({ ...shown, clocks: frame.clocks || null });
     this.renderStatus(shown, false);
     this.renderMoves(r.moves, shown);
     this.renderLog(shown);
     clear(this.els.result);
+    if ((this.info.status === "finished" || this.msg?.result) && !this.replayRecords) {
+      this.replayRecords = this.recordLinks();
+      this.els.replayBar.after(this.replayRecords);
+    }
+    tabSaysYourTurn(this.meta.title, false);
   }
-}
-
-export function resultText(result) {
-  if (!result) return "";
-  return typeof result === "string" ? result : result.text || JSON.stringify(result);
 }

@@ -1,6 +1,8 @@
 // A WebSocket that says hello first (its seat and token travel in that message, never in the
 // URL), reconnects by itself with exponential backoff and keeps itself alive with pings.
-const FATAL = new Set([4403, 4404]); // wrong seat or token, no such game: retrying cannot help
+// Close codes after which retrying cannot help: 4403 wrong seat or token, 4404 no such game,
+// 4408 no hello in time, 4409 the game is set aside as unavailable.
+const FATAL = new Set([4403, 4404, 4408, 4409]);
 
 export class GameSocket {
   constructor(url, hello, { onMessage, onState, onFatal }) {
@@ -13,6 +15,7 @@ export class GameSocket {
     this.closed = false;
     this.ws = null;
     this.pinger = null;
+    this.lastError = null; // the server says why just before it closes a connection
     this.open();
   }
 
@@ -22,6 +25,7 @@ export class GameSocket {
     this.ws = ws;
     this.onState("connecting");
     ws.onopen = () => {
+      this.lastError = null;
       ws.send(JSON.stringify(this.hello));
       this.delay = 250;
       this.onState("open");
@@ -35,6 +39,7 @@ export class GameSocket {
       } catch {
         return;
       }
+      if (data && data.type === "error") this.lastError = String(data.error || "");
       this.onMessage(data);
     };
     ws.onclose = (event) => {
@@ -42,7 +47,7 @@ export class GameSocket {
       if (this.ws !== ws || this.closed) return;
       if (FATAL.has(event.code)) {
         this.closed = true;
-        this.onFatal(event.code);
+        this.onFatal(event.code, this.lastError || event.reason || "");
         return;
       }
       this.onState("closed");
@@ -75,7 +80,10 @@ export function socketUrl(id) {
   return `${proto}//${location.host}/ws/games/${encodeURIComponent(id)}`;
 }
 
-/** The first message of a connection: a seat and its token, or a spectator's. */
-export function helloFor(seat, token) {
-  return seat === null || seat === undefined || !token ? { type: "hello" } : { type: "hello", seat, token };
+/** The first message of a connection: a seat and its token, or a spectator's; with the nickname
+ * this browser keeps, if any. */
+export function helloFor(seat, token, name = null) {
+  const hello = seat === null || seat === undefined || !token ? { type: "hello" } : { type: "hello", seat, token };
+  if (name) hello.name = name;
+  return hello;
 }
