@@ -1,13 +1,21 @@
 // Abalone board: 61 cells, rows a..i bottom to top; click marbles to pick a line, then a target.
+// A line under the board says what each click did; the notation box is the keyboard path.
 import { clear, h, s, svgRoot } from "../js/dom.js";
+import { t } from "../js/i18n.js";
+import {
+  arrowDefs, coordLabel, destMark, fallOff, icon, lastMark, nearestCell, pathLine, runAnimations, selectMark,
+  slideFrom, statusLine,
+} from "./kit.js";
 
 const ROWS = "abcdefghi";
 const DIRS = [[0, 1], [1, 1], [1, 0], [0, -1], [-1, -1], [-1, 0]];
 const U = 52; // one cell step in SVG units
 const RY = U * Math.sqrt(3) / 2;
 const COLORS = ["black", "white"];
+const FRAME = 1.27; // the rim, as a multiple of the corner cells' distance from the centre
+const VIEW = [-3.15 * U, 4 * RY - 4.62 * U, 10.3 * U, 9.24 * U];
 
-export const aspect = 1.08;
+export const aspect = VIEW[2] / VIEW[3];
 
 export function seatColor(_view, i) {
   return i === 0 ? "#1d1d1d" : "#f2f2f2";
@@ -17,10 +25,17 @@ export function score(view, i) {
   return view ? `${view.pushed_out[COLORS[i]]}/6` : null;
 }
 
+/** "capture" when a marble was pushed off the board, "move" otherwise. */
+export function moveSound(prevView, view) {
+  const out = (v) => (v ? v.pushed_out.black + v.pushed_out.white : 0);
+  return prevView && view && out(view) > out(prevView) ? "capture" : "move";
+}
+
 const onBoard = (r, n) => r >= 0 && r <= 8 && n >= Math.max(1, r - 3) && n <= Math.min(9, r + 5);
 const name = (r, n) => `${ROWS[r]}${n}`;
 const parse = (c) => [ROWS.indexOf(c[0]), Number(c[1])];
 const step = (c, d) => {
+  if (!c) return null;
   const [r, n] = parse(c);
   const r2 = r + DIRS[d][0], n2 = n + DIRS[d][1];
   return onBoard(r2, n2) ? name(r2, n2) : null;
@@ -59,6 +74,22 @@ export function describeMove(text, own) {
   return { text, moved, d, targets: moved.map((m) => step(m, d)).filter(Boolean), inline: false };
 }
 
+/** The marbles a move moves and pushes, read against the position before it (``prev``) and
+ * checked against the one after (``next``); null when ``text`` is not the move between them. */
+export function moveEffect(prev, next, text) {
+  if (!prev || !next || typeof text !== "string" || !/^([a-i][1-9]){2,3}$/.test(text) || typeof prev.to_move !== "number") return null;
+  const colour = COLORS[prev.to_move], other = COLORS[1 - prev.to_move];
+  const own = new Set(prev.marbles[colour]), opp = new Set(prev.marbles[other]);
+  const m = describeMove(text, own);
+  if (m.d < 0 || !m.moved.every((c) => own.has(c))) return null;
+  const pushed = [];
+  if (m.inline) for (let c = step(m.moved.at(-1), m.d); c && opp.has(c) && pushed.length < 3; c = step(c, m.d)) pushed.push(c);
+  const ownAfter = new Set(next.marbles[colour]), oppAfter = new Set(next.marbles[other]);
+  if (!m.moved.every((c) => ownAfter.has(step(c, m.d)))) return null;
+  if (!pushed.every((c) => !step(c, m.d) || oppAfter.has(step(c, m.d)))) return null;
+  return { colour, other, moved: m.moved, pushed, d: m.d };
+}
+
 function isLine(cells) {
   if (cells.length <= 1) return true;
   if (cells.length > 3) return false;
@@ -72,18 +103,22 @@ function isLine(cells) {
   return false;
 }
 
-export function create(host, extra, { seat }) {
-  const flip = seat === 1;
-  const pos = (c) => vpos(...parse(c));
+const side = (colour) => t(`ab.${colour}`);
+
+export function create(host, extra, { info } = {}) {
+  const options = info?.options || {};
+  let flip = false;
   const vpos = (r, n) => {
     const x = (n - 1 - r / 2) * U, y = (8 - r) * RY;
     return flip ? [4 * U - x, 8 * RY - y] : [x, y];
   };
+  const pos = (c) => vpos(...parse(c));
   let selection = [];
   let last = null; // {msg, ctx}
 
-  const svg = svgRoot(-3.2 * U, -1.05 * U, 10.4 * U, 8 * RY + 2.1 * U, { role: "img", "aria-label": "Abalone board" });
+  const svg = svgRoot(...VIEW, { role: "img", "aria-label": t("ab.board"), id: "abalone-board" });
   host.append(svg);
+  const status = statusLine(extra, "board-status");
   const scoreBox = h("div", { class: "panel", id: "abalone-score" });
   extra.append(scoreBox);
 
@@ -96,9 +131,15 @@ export function create(host, extra, { seat }) {
   });
 
   svg.addEventListener("click", (ev) => {
+    if (!last) return;
+    const { ctx, msg } = last;
+    if (!ctx.interactive) {
+      if (msg.result || ctx.pending) return;
+      status.set(ctx.seat === null || ctx.seat === undefined ? t("board.watching") : t("board.notYourTurn"), "warn");
+      return;
+    }
     const node = ev.target.closest("[data-cell]");
-    if (!last || !last.ctx.interactive) return;
-    click(node ? node.dataset.cell : null);
+    click(node ? node.dataset.cell : nearestCell(svg, ev, CELLS.map((c) => [c, pos(c)]), U * 0.75));
   });
 
   function own() {
@@ -109,7 +150,7 @@ export function create(host, extra, { seat }) {
   function candidates() {
     if (!selection.length) return [];
     const mine = own();
-    const moves = last.msg.legal.map((t) => describeMove(t, mine));
+    const moves = last.msg.legal.map((m) => describeMove(m, mine));
     if (selection.length === 1) return moves.filter((m) => m.inline && m.moved[0] === selection[0]);
     const key = [...selection].sort().join();
     return moves.filter((m) => [...m.moved].sort().join() === key);
@@ -117,9 +158,19 @@ export function create(host, extra, { seat }) {
 
   function targetMap() {
     const map = new Map();
-    for (const m of candidates()) for (const t of m.targets) map.set(t, map.has(t) ? null : m);
+    for (const m of candidates()) for (const c of m.targets) map.set(c, map.has(c) ? null : m);
     for (const [k, v] of map) if (!v) map.delete(k);
     return map;
+  }
+
+  /** Say what the selection is now and what to do next. */
+  function selectionStatus(prefix = "") {
+    const n = selection.length;
+    let text;
+    if (!n) text = t("ab.hint");
+    else if (!targetMap().size) text = n === 1 ? t("ab.cannotMoveOne", { cell: selection[0] }) : t("ab.cannotMoveLine", { n });
+    else text = n === 1 ? t("ab.selectedOne", { cell: selection[0] }) : t("ab.selectedMany", { n, cells: selection.join(" ") });
+    status.set(prefix ? `${prefix} ${text}` : text, n && !targetMap().size ? "warn" : "");
   }
 
   function click(cell) {
@@ -127,110 +178,191 @@ export function create(host, extra, { seat }) {
     if (cell && targets.has(cell)) {
       const move = targets.get(cell);
       selection = [];
+      status.set(t("board.sent", { move: move.text }));
       last.ctx.submit(move.text);
       return;
     }
     const mine = own();
+    const v = last.msg.view;
+    const theirs = new Set(v.marbles[COLORS[1 - v.to_move]] || []);
     if (cell && mine.has(cell)) {
       if (selection.includes(cell)) {
         selection = selection.filter((c) => c !== cell);
-        if (!isLine(selection)) selection = [];
+        if (!isLine(selection)) {
+          selection = [];
+          status.set(t("board.cleared"));
+        } else selectionStatus(selection.length ? t("ab.removed", { cell }) : t("board.cleared"));
       } else if (isLine([...selection, cell])) {
         selection = [...selection, cell];
+        selectionStatus();
       } else {
+        const why = selection.length >= 3 ? t("ab.maxThree") : t("ab.notInLine", { cell });
         selection = [cell];
+        selectionStatus(why);
       }
-    } else {
+    } else if (cell && theirs.has(cell)) {
+      status.set(selection.length ? t("ab.notYoursKept", { cell, side: side(COLORS[1 - v.to_move]) })
+        : t("ab.notYours", { cell, side: side(COLORS[1 - v.to_move]) }), "warn");
+    } else if (selection.length) {
       selection = [];
+      status.set(cell ? t("ab.noMoveThere", { cell }) : t("board.cleared"), "warn");
+    } else {
+      status.set(t("ab.pickFirst"), "warn");
     }
     draw();
+  }
+
+  function marbleGroup(x, y, colour, extraClass = "") {
+    return s("g", { class: "mg" },
+      s("circle", { cx: x + 1.5, cy: y + 2.5, r: U * 0.43, fill: "rgba(0,0,0,.35)" }),
+      s("circle", { cx: x, cy: y, r: U * 0.43, fill: `url(#ab-${colour})`, class: `marble ${colour}${extraClass}`, "data-marble": colour }));
   }
 
   function draw() {
     const { msg, ctx } = last;
     const v = msg.view;
     clear(svg);
-    const defs = s("defs", {},
+    svg.append(s("defs", {},
       s("radialGradient", { id: "ab-black", cx: "35%", cy: "30%", r: "70%" },
         s("stop", { offset: "0%", "stop-color": "#6a6a6a" }), s("stop", { offset: "55%", "stop-color": "#202020" }), s("stop", { offset: "100%", "stop-color": "#050505" })),
       s("radialGradient", { id: "ab-white", cx: "35%", cy: "30%", r: "70%" },
         s("stop", { offset: "0%", "stop-color": "#ffffff" }), s("stop", { offset: "60%", "stop-color": "#e4e1da" }), s("stop", { offset: "100%", "stop-color": "#a9a59c" })),
-      s("marker", { id: "ab-arrow", viewBox: "0 0 10 10", refX: "5", refY: "5", markerWidth: "3.2", markerHeight: "3.2", orient: "auto-start-reverse" },
-        s("path", { d: "M0,0 L10,5 L0,10 z", fill: "rgba(255,170,0,.9)" })));
-    svg.append(defs);
-    // The board: a hexagon around the corner cells.
+      arrowDefs("ab-arrow")));
+    // The board: a hexagon around the corner cells, with a rim for the coordinates.
     const corners = ["a1", "a5", "e9", "i9", "i5", "e1"].map(pos);
     const [cx, cy] = [2 * U, 4 * RY];
     const grow = (p, k) => [cx + (p[0] - cx) * k, cy + (p[1] - cy) * k];
-    svg.append(s("polygon", { points: corners.map((p) => grow(p, 1.2).join(",")).join(" "), fill: "#7a5230", stroke: "#4b301a", "stroke-width": 6, "stroke-linejoin": "round" }));
-    svg.append(s("polygon", { points: corners.map((p) => grow(p, 1.12).join(",")).join(" "), fill: "#a8733f", "stroke-linejoin": "round" }));
+    svg.append(s("polygon", { points: corners.map((p) => grow(p, FRAME).join(",")).join(" "), class: "ab-rim", "stroke-width": 6, "stroke-linejoin": "round" }));
+    svg.append(s("polygon", { points: corners.map((p) => grow(p, 1.13).join(",")).join(" "), class: "ab-bed", "stroke-linejoin": "round" }));
+    // Coordinates on the rim: row letters along the left edges, diagonal numbers along the bottom.
+    const label = (r, n, text) => svg.append(coordLabel(...grow(vpos(r, n), 0.96), text, 18));
+    for (let r = 0; r < 9; r++) label(r, Math.max(1, r - 3) - 1, ROWS[r].toUpperCase());
+    for (let n = 1; n <= 9; n++) label(Math.max(0, n - 5) - 1, n, String(n));
 
     const black = new Set(v.marbles.black), white = new Set(v.marbles.white);
     const targets = ctx.interactive ? targetMap() : new Map();
     const lastText = typeof msg.last === "string" ? msg.last : msg.last?.text;
-    const lastCells = new Set(lastText && /^([a-i][1-9]){2,3}$/.test(lastText) ? lastText.match(/[a-i][1-9]/g) : []);
+    const lastMove = lastMove_(v, lastText, last.effect);
     const mine = ctx.interactive ? own() : new Set();
 
     for (const c of CELLS) {
       const [x, y] = pos(c);
       const g = s("g", { "data-cell": c, class: "cell" });
-      g.append(s("circle", { cx: x, cy: y, r: U * 0.44, fill: "transparent" }));
-      g.append(s("circle", { cx: x, cy: y, r: U * 0.36, fill: "#6b4423", opacity: 0.75 }));
-      if (lastCells.has(c)) g.append(s("circle", { cx: x, cy: y, r: U * 0.46, fill: "rgba(155,199,0,.45)" }));
+      g.append(s("circle", { cx: x, cy: y, r: U * 0.5, fill: "transparent" }));
+      g.append(s("circle", { cx: x, cy: y, r: U * 0.36, class: "ab-hole" }));
+      if (lastMove?.from.has(c)) g.append(lastMark(x, y, U * 0.4, "from"));
+      if (lastMove?.to.has(c)) g.append(lastMark(x, y, U * 0.5, "to"));
       const colour = black.has(c) ? "black" : white.has(c) ? "white" : null;
-      if (colour) {
-        g.append(s("circle", { cx: x + 1.5, cy: y + 2.5, r: U * 0.43, fill: "rgba(0,0,0,.35)" }));
-        g.append(s("circle", {
-          cx: x, cy: y, r: U * 0.43, fill: `url(#ab-${colour})`, class: `marble ${colour}${mine.has(c) ? " clickable" : ""}`,
-          "data-marble": colour,
-        }));
-      }
-      if (selection.includes(c)) g.append(s("circle", { cx: x, cy: y, r: U * 0.45, fill: "none", stroke: "#3fa14a", "stroke-width": 4, class: "selected" }));
+      if (colour) g.append(marbleGroup(x, y, colour, mine.has(c) ? " clickable" : ""));
+      if (selection.includes(c)) g.append(selectMark(x, y, U * 0.46));
       if (targets.has(c)) {
         g.classList.add("target");
         g.dataset.move = targets.get(c).text;
         g.dataset.moved = targets.get(c).moved.join(" ");
-        g.append(colour
-          ? s("circle", { cx: x, cy: y, r: U * 0.45, fill: "none", stroke: "#d9534f", "stroke-width": 4, class: "pulse" })
-          : s("circle", { cx: x, cy: y, r: U * 0.15, fill: "rgba(40,140,50,.85)" }));
+        g.append(destMark(x, y, U * 0.45, { occupied: !!colour }));
       }
       svg.append(g);
     }
-    if (lastText && lastCells.size) {
-      const cells = lastText.match(/[a-i][1-9]/g);
-      const from = cells.length === 2 ? pos(cells[0]) : mid(pos(cells[0]), pos(cells[1]));
-      const d = dirBetween(cells[0], cells.at(-1));
-      const to = d >= 0 ? [from[0] + (pos(cells.at(-1))[0] - pos(cells[0])[0]), from[1] + (pos(cells.at(-1))[1] - pos(cells[0])[1])] : null;
-      if (to) svg.append(s("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], stroke: "rgba(255,170,0,.85)", "stroke-width": 6, "stroke-linecap": "round", "marker-end": "url(#ab-arrow)", "pointer-events": "none" }));
+    if (lastMove) {
+      const [a, b] = [lastMove.arrowFrom, lastMove.arrowTo];
+      svg.append(pathLine([a, b], { arrow: "ab-arrow", width: 5 }));
     }
-    // Coordinates: row letters left of each row, diagonal numbers below each diagonal's low end.
-    const label = (r, n, text) => {
-      const [x, y] = vpos(r, n);
-      svg.append(s("text", { x, y: y + 5, class: "coord", "text-anchor": "middle", fill: "#f3dfc1", "font-size": 14, text }));
-    };
-    for (let r = 0; r < 9; r++) label(r, Math.max(1, r - 3) - 1, ROWS[r].toUpperCase());
-    for (let n = 1; n <= 9; n++) label(Math.max(0, n - 5) - 1, n, String(n));
+    svg.dataset.last = lastText || "";
     drawScore(v);
   }
 
+  /** The cells the last move left and reached, and its arrow (from the middle of the moved line). */
+  function lastMove_(v, text, effect) {
+    if (!text || !/^([a-i][1-9]){2,3}$/.test(text)) return null;
+    const cells = text.match(/[a-i][1-9]/g);
+    const mover = typeof v.to_move === "number" ? COLORS[1 - v.to_move] : null;
+    const after = new Set(mover ? v.marbles[mover] : [...v.marbles.black, ...v.marbles.white]);
+    const d = dirBetween(cells[0], cells.at(-1));
+    if (d < 0) return null;
+    // After the move, the moved marbles stand one step on from where they were.
+    const back = (c) => step(c, (d + 3) % 6);
+    let moved;
+    if (effect) {
+      moved = effect.moved; // known from the position before the move
+    } else if (cells.length === 2) {
+      moved = [];
+      for (let c = cells[1]; c && after.has(c) && moved.length < 3; c = step(c, d)) moved.push(back(c));
+    } else {
+      moved = describeMove(text, new Set()).moved;
+    }
+    const to = new Set(moved.map((c) => step(c, d)).filter(Boolean));
+    const from = new Set(moved.filter((c) => !to.has(c)));
+    const ends = [pos(moved[0]), pos(moved.at(-1))];
+    const mid = [(ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2];
+    const [dx, dy] = ((p, q) => [q[0] - p[0], q[1] - p[1]])(pos(cells[0]), cells.length === 2 ? pos(cells[1]) : pos(cells[2]));
+    return { from, to, arrowFrom: mid, arrowTo: [mid[0] + dx, mid[1] + dy] };
+  }
+
   function drawScore(v) {
+    const limit = Number(options.quiet_move_limit) || 0;
+    const pips = (n) => h("span", { class: "pips", "aria-hidden": "true" },
+      ...Array.from({ length: 6 }, (_, i) => icon(i < n ? "marble" : "ring")));
     clear(scoreBox).append(h("div", { class: "body kv" },
       ...COLORS.flatMap((c) => [
-        h("dt", { text: `${c} pushed out` }),
-        h("dd", { "data-score": c }, "●".repeat(v.pushed_out[c]) + "○".repeat(Math.max(0, 6 - v.pushed_out[c])), ` ${v.pushed_out[c]}/6`),
+        h("dt", { text: t("ab.pushedOut", { side: side(c) }) }),
+        h("dd", { "data-score": c }, pips(v.pushed_out[c]), ` ${v.pushed_out[c]}/6`),
       ]),
-      v.quiet ? h("dt", { text: "quiet moves" }) : null, v.quiet ? h("dd", { text: String(v.quiet) }) : null));
+      // Only under the quiet-move rule is the count worth showing (the game is drawn at the limit).
+      limit ? h("dt", { text: t("ab.quiet") }) : null,
+      limit ? h("dd", { id: "abalone-quiet", text: t("ab.quietOf", { n: v.quiet, limit }) }) : null));
+  }
+
+  function animate() {
+    const { msg, effect } = last;
+    const lastText = typeof msg.last === "string" ? msg.last : msg.last?.text;
+    if (!effect) return;
+    runAnimations(svg, lastText, () => {
+      const out = [];
+      const shift = (from, to) => {
+        const g = svg.querySelector(`[data-cell="${to}"]`);
+        const mg = g?.querySelector(".mg");
+        if (!mg) return;
+        svg.append(g); // above the other cells while it slides
+        const [fx, fy] = pos(from), [tx, ty] = pos(to);
+        out.push(slideFrom(mg, [fx - tx, fy - ty]));
+      };
+      for (const c of effect.moved) shift(c, step(c, effect.d));
+      for (const c of effect.pushed) {
+        const to = step(c, effect.d);
+        if (to) {
+          shift(c, to);
+          continue;
+        }
+        // Pushed over the edge: a stand-in marble leaves the board and drops away.
+        const [r, n] = parse(c);
+        const [x, y] = pos(c);
+        const [ox, oy] = vpos(r + DIRS[effect.d][0], n + DIRS[effect.d][1]);
+        const ghost = marbleGroup(x, y, effect.other);
+        ghost.classList.add("ejected");
+        svg.append(ghost);
+        out.push(fallOff(ghost, [ox - x, oy - y]));
+      }
+      return out;
+    });
   }
 
   return {
     render(msg, ctx) {
-      last = { msg, ctx };
+      const prevView = last?.msg.view;
+      const orientation = ctx.orientation ?? ctx.seat ?? 0;
+      const turned = flip !== (orientation === 1);
+      flip = orientation === 1;
+      const lastText = typeof msg.last === "string" ? msg.last : msg.last?.text;
+      // The move's marbles, when the previous position is the one right before it.
+      const effect = prevView === msg.view ? last.effect : moveEffect(prevView, msg.view, lastText);
+      last = { msg, ctx, effect };
       if (ctx.fresh || !ctx.interactive) selection = [];
       draw();
+      if (ctx.fresh && !turned && effect && prevView !== msg.view) animate();
+      if (ctx.pending) status.set(t("board.sent", { move: ctx.pending }));
+      else if (ctx.interactive && ctx.fresh) status.set(t("ab.hint"));
+      else if (ctx.interactive && !selection.length && !status.node.textContent) status.set(t("ab.hint"));
+      else if (!ctx.interactive) status.set("");
     },
   };
-}
-
-function mid(a, b) {
-  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
 }

@@ -1,0 +1,36 @@
+// Chinese Checkers board (boards/chinese-checkers.js). Chinese terms from the article (跳棋):
+// 平移, 跳躍, 連續跳躍, 角; 食棋 for the capture variant (吃子).
+export default {
+  en: {
+    "cc.board": "Chinese Checkers board", "cc.captureBoard": "食棋 board (capture variant)",
+    "cc.red": "Red", "cc.blue": "Blue", "cc.green": "Green", "cc.yellow": "Yellow", "cc.purple": "Purple", "cc.cyan": "Cyan",
+    "cc.hint": "Click one of your pieces (or type a move such as {example} in the move box).",
+    "cc.hintCapture": "Click a piece that can move; captures are compulsory (or type a move such as {example}).",
+    "cc.selected": "{hole} selected: {n} holes marked, click one.",
+    "cc.selectedOne": "{hole} selected: {n} hole marked, click it.",
+    "cc.cannotMove": "The piece on {hole} cannot move now.",
+    "cc.cannotCapture": "The piece on {hole} cannot move now: a capture is compulsory when there is one.",
+    "cc.notYours": "The piece on {hole} is {side}'s, not yours.",
+    "cc.noMoveThere": "The piece on {from} cannot reach {hole}: selection cleared.",
+    "cc.emptyHole": "{hole} is empty: click one of your pieces first.",
+    "cc.lastStep": "Last move: {path} (step).", "cc.lastJump": "Last move: {path} (jump).",
+    "cc.lastJumps": "Last move: {path} ({n} jumps in a row).", "cc.lastCapture": "Last move: {path}, capturing {hole}.",
+    "cc.piecesLeft": "Pieces on the board", "cc.quiet": "Moves without a capture", "cc.quietOf": "{n} of {limit}",
+  },
+  "zh-Hant": {
+    "cc.board": "跳棋棋盤", "cc.captureBoard": "食棋棋盤",
+    "cc.red": "紅方", "cc.blue": "藍方", "cc.green": "綠方", "cc.yellow": "黃方", "cc.purple": "紫方", "cc.cyan": "青方",
+    "cc.hint": "點選你的一枚棋子（或在記譜框輸入一手，例如 {example}）。",
+    "cc.hintCapture": "點選一枚能走的棋子；能吃子時必須吃子（或輸入一手，例如 {example}）。",
+    "cc.selected": "已選 {hole}：標出 {n} 個落點，點選其中之一。",
+    "cc.selectedOne": "已選 {hole}：標出 {n} 個落點，點選它。",
+    "cc.cannotMove": "{hole} 的棋子現在不能走。",
+    "cc.cannotCapture": "{hole} 的棋子現在不能走：有子可吃時必須吃子。",
+    "cc.notYours": "{hole} 是{side}的棋子，不是你的。",
+    "cc.noMoveThere": "{from} 的棋子到不了 {hole}：已取消選取。",
+    "cc.emptyHole": "{hole} 是空的：請先點選你的棋子。",
+    "cc.lastStep": "上一手：{path}（平移）。", "cc.lastJump": "上一手：{path}（跳躍）。",
+    "cc.lastJumps": "上一手：{path}（連續跳躍 {n} 次）。", "cc.lastCapture": "上一手：{path}，吃掉 {hole}。",
+    "cc.piecesLeft": "棋盤上的棋子", "cc.quiet": "未吃子的步數", "cc.quietOf": "{n}／{limit}",
+  },
+};
