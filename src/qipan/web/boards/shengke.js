@@ -1,6 +1,8 @@
 // 生剋棋 Sheng-Ke: the 5×5 field, your hand, dice, decks and the resolution log.
 // Click a card in your hand, then a highlighted cell; element picks (for a 6) are buttons.
 import { clear, h, s, svgRoot } from "../js/dom.js";
+import { t } from "../js/i18n.js";
+import { activate, dieFace, flipIn, runAnimations } from "./kit.js";
 
 const ELEMENTS = {
   wood: { cn: "木", fill: "#2f7d3b", text: "#eaf7e6" },
@@ -13,6 +15,14 @@ const DIE_ELEMENT = ["", "wood", "fire", "earth", "metal", "water", "any"];
 const OWNER = ["#e2b13c", "#7c5cc4"];
 const COLS = "abcde";
 const U = 100;
+// What each resolution event means for the picture: its string key, arrow colour and direction,
+// and which card it destroyed (the placed card "self", the other one "other", or none).
+const EVENTS = {
+  行剋: { key: "sk.ev.strike", color: "#e03131", forward: true, destroys: "other" },
+  剋行: { key: "sk.ev.struck", color: "#e03131", forward: false, destroys: "self" },
+  行生: { key: "sk.ev.feed", none: "sk.ev.feedNone", color: "#2f9e44", forward: true },
+  生行: { key: "sk.ev.fed", none: "sk.ev.fedNone", color: "#2f9e44", forward: false },
+};
 
 export const aspect = 1;
 /** Room kept under the board (rem) so the hand stays on screen. */
@@ -27,52 +37,91 @@ export function score(view, i) {
   return p ? `${p.on_field}${p.score !== p.on_field ? ` (${p.score})` : ""}` : null;
 }
 
-export function log(view) {
-  return (view.events || []).map((e) => e.text);
+const elementName = (el) => (ELEMENTS[el] ? `${ELEMENTS[el].cn} ${t(`sk.${el}`)}` : t("sk.any"));
+
+function eventText(e) {
+  const meaning = EVENTS[e.kind];
+  if (!meaning) return e.text;
+  const empty = (e.kind === "行生" && e.recycled === null) || (e.kind === "生行" && e.drew === false);
+  return t(empty && meaning.none ? meaning.none : meaning.key,
+    { card: e.card?.name, cell: e.cell, other: e.other?.name, otherCell: e.other_cell });
 }
 
-function cardFace(card, { w, x = 0, y = 0, flip = false }) {
+export function log(view) {
+  return (view.events || []).map(eventText);
+}
+
+/** "capture" when a card left the field (destroyed), else "move". */
+export function moveSound(prev, view) {
+  const before = Object.entries(prev?.field || {});
+  const now = view?.field || {};
+  return before.some(([cell, card]) => now[cell]?.id !== card.id || now[cell]?.owner !== card.owner) ? "capture" : "move";
+}
+
+/** A card, text upright for everyone; a notch on its front edge (towards its owner's opponent)
+ * shows which way its ranges point. ``front``: -1 up, 1 down. */
+function cardFace(card, { w, x = 0, y = 0, front = -1 }) {
   const el = ELEMENTS[card.element] || ELEMENTS.metal;
-  const g = s("g", { transform: `translate(${x},${y})${flip ? ` rotate(180 ${w / 2} ${w / 2})` : ""}` });
+  const g = s("g", { transform: `translate(${x},${y})`, class: "sk-card" });
+  const notchY = front < 0 ? 3 : w - 3;
   g.append(
     s("rect", { x: 3, y: 3, width: w - 6, height: w - 6, rx: 8, fill: el.fill, stroke: OWNER[card.owner % 2], "stroke-width": 5 }),
-    s("text", { x: w / 2, y: w * 0.42, "text-anchor": "middle", "font-size": w * 0.3, fill: el.text, text: el.cn }),
-    s("text", { x: w / 2, y: w * 0.64, "text-anchor": "middle", "font-size": w * 0.15, fill: el.text, text: card.name }),
-    s("text", { x: w * 0.13, y: w * 0.88, "font-size": w * 0.15, fill: el.text, text: String(card.in), "font-weight": 700 }),
-    s("text", { x: w * 0.87, y: w * 0.88, "text-anchor": "end", "font-size": w * 0.15, fill: el.text, text: String(card.out), "font-weight": 700 }),
+    s("path", { d: `M${w / 2 - w * 0.11},${notchY - front * w * 0.1} L${w / 2},${notchY} L${w / 2 + w * 0.11},${notchY - front * w * 0.1} Z`, fill: OWNER[card.owner % 2], class: "sk-front" }),
+    s("text", { x: w / 2, y: w * 0.45, "text-anchor": "middle", "font-size": w * 0.3, fill: el.text, text: el.cn }),
+    s("text", { x: w / 2, y: w * 0.66, "text-anchor": "middle", "font-size": w * 0.16, fill: el.text, text: card.name }),
+    s("text", { x: w * 0.13, y: w * 0.89, "font-size": w * 0.17, fill: el.text, text: String(card.in), "font-weight": 700 }),
+    s("text", { x: w * 0.87, y: w * 0.89, "text-anchor": "end", "font-size": w * 0.17, fill: el.text, text: String(card.out), "font-weight": 700 }),
   );
   return g;
+}
+
+const isChance = (mv) => mv.player === "chance" || typeof mv.player !== "number" || mv.player < 0;
+
+/** The cells of the newest turn that placed cards: its player's placements back to its roll. */
+export function lastPlaced(moves) {
+  let i = moves.length - 1;
+  while (i >= 0 && !(moves[i].text || "").includes("@")) i--;
+  if (i < 0) return [];
+  const player = moves[i].player;
+  const cells = [];
+  for (; i >= 0 && !isChance(moves[i]) && moves[i].player === player; i--) {
+    if (moves[i].text.includes("@")) cells.push(moves[i].text.split("@")[1]);
+  }
+  return cells;
 }
 
 export function create(host, extra, { seat }) {
   let last = null;
   let selected = null; // card id from the hand
-  const svg = svgRoot(0, 0, 5.6 * U, 5.6 * U, { role: "img", "aria-label": "Sheng-Ke field" });
+  let history = []; // the public moves as far as this board knows them
+  let shownField = null; // the field drawn last, to flip new cards in
+  const svg = svgRoot(0, 0, 5.6 * U, 5.6 * U, { role: "group", "aria-label": t("sk.field") });
   host.append(svg);
   const handBox = h("section", { class: "panel", id: "sk-hand" });
   const tableBox = h("section", { class: "panel", id: "sk-table" });
-  extra.append(handBox, tableBox);
-  const flip = seat === 1; // seat 0 (甲) sits at row 1, seat 1 (乙) at row 5: each sees their row at the bottom
+  const legend = h("section", { class: "panel", id: "sk-legend" });
+  extra.append(handBox, tableBox, legend);
+  let flip = false;
 
+  // Seat 0 (甲) sits at row 1, seat 1 (乙) at row 5: each sees their own row at the bottom.
   const pos = (cell) => {
     const c = COLS.indexOf(cell[0]);
     const r = Number(cell.slice(1)) - 1;
     return flip ? [(4 - c) * U + 0.4 * U, r * U + 0.1 * U] : [c * U + 0.4 * U, (4 - r) * U + 0.1 * U];
   };
 
-  svg.addEventListener("click", (ev) => {
+  function place(cell) {
     if (!last || !last.ctx.interactive) return;
-    const node = ev.target.closest("[data-cell]");
-    if (node && selected) {
-      const text = `${selected}@${node.dataset.cell}`;
-      if (last.msg.legal.includes(text)) {
-        selected = null;
-        last.ctx.submit(text);
-        return;
-      }
+    if (cell && selected) {
+      const text = `${selected}@${cell}`;
+      if (last.msg.legal.includes(text)) return submit(text);
     }
     selected = null;
     draw();
+  }
+  svg.addEventListener("click", (ev) => {
+    const node = ev.target.closest("[data-cell]");
+    place(node ? node.dataset.cell : null);
   });
 
   function submit(text) {
@@ -80,80 +129,132 @@ export function create(host, extra, { seat }) {
     last.ctx.submit(text);
   }
 
+  function follow(msg) {
+    if (msg.type === "frame" || msg.first === undefined) history = (msg.moves || []).slice(0, msg.ply ?? undefined);
+    else if (msg.first === 0) history = (msg.moves || []).slice();
+    else if (msg.first <= history.length) history = history.slice(0, msg.first).concat(msg.moves || []);
+  }
+
   function draw() {
     const { msg, ctx } = last;
     const v = msg.view;
+    const me = ctx.orientation ?? ctx.seat ?? seat ?? 0;
+    flip = me === 1;
     const legal = ctx.interactive ? msg.legal : [];
     clear(svg);
-    const targets = new Set(selected ? legal.filter((t) => t.startsWith(`${selected}@`)).map((t) => t.split("@")[1]) : []);
-    const placed = new Set((v.placed || []).map((p) => (typeof p === "string" ? p : p.cell)));
-    const lastText = typeof msg.last === "string" ? msg.last : msg.last?.text;
-    const lastCell = lastText && lastText.includes("@") ? lastText.split("@")[1] : null;
-    const eventCells = new Set((v.events || []).flatMap((e) => [e.cell, e.other_cell]).filter(Boolean));
+    const targets = new Set(selected ? legal.filter((x) => x.startsWith(`${selected}@`)).map((x) => x.split("@")[1]) : []);
+    const placedNow = (v.placed || []).map((p) => (typeof p === "string" ? p : p.cell));
+    const recent = new Set(placedNow.length ? placedNow : lastPlaced(history));
+    const destroyed = new Map(); // cell -> {card, event}
+    for (const e of v.events || []) {
+      const meaning = EVENTS[e.kind];
+      if (meaning?.destroys === "other" && !v.field?.[e.other_cell]) destroyed.set(e.other_cell, { card: e.other, e });
+      if (meaning?.destroys === "self" && !v.field?.[e.cell]) destroyed.set(e.cell, { card: e.card, e });
+    }
+    svg.append(s("defs", {}, ["#e03131", "#2f9e44"].map((c, i) => s("marker", { id: `sk-arrow-${i}`, viewBox: "0 0 10 10", refX: "6", refY: "5", markerWidth: "3", markerHeight: "3", orient: "auto" },
+      s("path", { d: "M0,0 L10,5 L0,10 z", fill: c, stroke: "#fff", "stroke-width": 1 })))));
     svg.append(s("rect", { x: 0.3 * U, y: 0, width: 5.2 * U, height: 5.2 * U, rx: 14, fill: "#3a2f25" }));
+    const fresh = [];
+    const overlays = [];
     for (let c = 0; c < 5; c++) {
       for (let r = 1; r <= 5; r++) {
         const cell = `${COLS[c]}${r}`;
         const [x, y] = pos(cell);
         const g = s("g", { "data-cell": cell, class: "cell" });
-        const hl = cell === lastCell || placed.has(cell) ? "rgba(155,199,0,.45)" : eventCells.has(cell) ? "rgba(230,120,40,.35)" : "#5a4a3a";
-        g.append(s("rect", { x: x + 4, y: y + 4, width: U - 8, height: U - 8, rx: 8, fill: hl, stroke: "#6e5b47", "stroke-width": 1 }));
+        g.append(s("rect", { x: x + 4, y: y + 4, width: U - 8, height: U - 8, rx: 8, fill: "#5a4a3a", stroke: "#6e5b47", "stroke-width": 1 }));
         const card = v.field?.[cell];
-        if (card) g.append(s("g", { "data-card": card.id, "data-owner": card.owner }, cardFace(card, { w: U, x, y, flip: card.owner !== (seat ?? 0) })));
+        if (card) {
+          const owner = card.owner;
+          const face = s("g", { "data-card": card.id, "data-owner": owner },
+            s("title", { text: t("sk.cardTitle", { name: card.name, element: elementName(card.element), in: card.in, out: card.out, owner: (v.players?.[owner]?.name) ?? "" }) }),
+            cardFace(card, { w: U, x, y, front: (owner === 0) !== flip ? -1 : 1 }));
+          g.append(face);
+          const before = shownField?.[cell];
+          if (ctx.fresh && shownField && (!before || before.id !== card.id || before.owner !== owner)) fresh.push(face);
+        } else if (destroyed.has(cell)) {
+          const { card: gone, e } = destroyed.get(cell);
+          const ghost = s("g", { class: "destroyed", "data-destroyed": gone.id, opacity: 0.4 },
+            s("title", { text: t("sk.destroyedTitle", { card: gone.name, how: eventText(e) }) }), cardFace(gone, { w: U, x, y }));
+          g.append(ghost, s("path", { d: `M${x + 18},${y + 18} L${x + U - 18},${y + U - 18} M${x + U - 18},${y + 18} L${x + 18},${y + U - 18}`, stroke: "#e03131", "stroke-width": 7, "stroke-linecap": "round", "pointer-events": "none", class: "destroyed-mark" }));
+        }
+        if (recent.has(cell) && card) {
+          // Drawn over the card so it shows: the last turn's placements.
+          overlays.push(s("rect", { x: x + 1, y: y + 1, width: U - 2, height: U - 2, rx: 10, fill: "none", stroke: "#fff", "stroke-width": 7, "pointer-events": "none", class: "last-move-outer" }),
+            s("rect", { x: x + 1, y: y + 1, width: U - 2, height: U - 2, rx: 10, fill: "none", stroke: "#9bc700", "stroke-width": 4, "pointer-events": "none", class: "last-move", "data-last": cell }));
+        }
         if (targets.has(cell)) {
           g.classList.add("target");
-          g.append(s("circle", { cx: x + U / 2, cy: y + U / 2, r: U * 0.14, fill: "rgba(40,160,60,.9)", class: "pulse" }));
+          g.append(s("circle", { cx: x + U / 2, cy: y + U / 2, r: U * 0.2, fill: "#1f9d3a", stroke: "#fff", "stroke-width": 4, class: "pulse", "pointer-events": "none" }));
+          activate(g, cell, () => place(cell));
         }
         svg.append(g);
       }
     }
+    svg.append(...overlays);
+    for (const e of v.events || []) {
+      const meaning = EVENTS[e.kind];
+      if (!meaning || !e.other_cell || !e.cell) continue;
+      const [a, b] = meaning.forward ? [e.cell, e.other_cell] : [e.other_cell, e.cell];
+      const [x0, y0] = pos(a), [x1, y1] = pos(b);
+      const dx = x1 - x0, dy = y1 - y0, len = Math.hypot(dx, dy) || 1;
+      const trim = 0.3 * U;
+      svg.append(s("line", { x1: x0 + U / 2 + dx / len * trim, y1: y0 + U / 2 + dy / len * trim, x2: x1 + U / 2 - dx / len * trim, y2: y1 + U / 2 - dy / len * trim,
+        stroke: meaning.color, "stroke-width": 6, "stroke-linecap": "round", "marker-end": `url(#sk-arrow-${meaning.color === "#e03131" ? 0 : 1})`,
+        class: "sk-event", "data-kind": e.kind, "pointer-events": "none" }));
+    }
     for (let c = 0; c < 5; c++) {
       const [x] = pos(`${COLS[c]}1`);
-      svg.append(s("text", { x: x + U / 2, y: 5.45 * U, "text-anchor": "middle", class: "coord", "font-size": 16, text: COLS[c] }));
+      svg.append(s("text", { x: x + U / 2, y: 5.45 * U, "text-anchor": "middle", class: "coord", "font-size": 20, text: COLS[c] }));
     }
     for (let r = 1; r <= 5; r++) {
       const [, y] = pos(`a${r}`);
-      svg.append(s("text", { x: 0.15 * U, y: y + U / 2 + 5, "text-anchor": "middle", class: "coord", "font-size": 16, text: String(r) }));
+      svg.append(s("text", { x: 0.17 * U, y: y + U / 2 + 7, "text-anchor": "middle", class: "coord", "font-size": 20, text: String(r) }));
     }
-    drawHand(v, legal);
-    drawTable(v, legal);
+    if (fresh.length) runAnimations(svg, `ply ${msg.ply ?? ""}`, () => fresh.map((node, i) => flipIn(node, { delay: i * 120 })));
+    shownField = v.field || {};
+    drawHand(v, legal, me);
+    drawTable(v);
+    drawLegend();
   }
 
-  function drawHand(v, legal) {
-    const me = seat !== null && seat !== undefined ? v.players?.[seat] : null;
+  function drawHand(v, legal, me) {
+    const mine = last.ctx.seat ?? seat;
+    const player = mine !== null && mine !== undefined ? v.players?.[mine] : null;
     clear(handBox);
-    if (!me) {
-      handBox.append(h("header", {}, h("span", { text: "Hands" })),
-        h("div", { class: "body hint", text: (v.players || []).map((p) => `${p.name}: ${p.hand_size} cards`).join(" · ") }));
+    if (!player || !player.hand) {
+      handBox.append(h("header", {}, h("span", { text: t("sk.hands") })),
+        h("div", { class: "body hint", text: (v.players || []).map((p) => t("sk.handCount", { name: p.name, n: p.hand_size })).join(" · ") }));
       return;
     }
-    const playable = new Set(legal.filter((t) => t.includes("@")).map((t) => t.split("@")[0]));
-    const cards = (me.hand || []).map((card) => {
+    const playable = new Set(legal.filter((x) => x.includes("@")).map((x) => x.split("@")[0]));
+    const cards = (player.hand || []).map((card) => {
       const on = selected === card.id;
-      const svgCard = svgRoot(0, 0, 90, 90, { width: 72, height: 72 });
-      svgCard.append(cardFace(card, { w: 90 }));
+      const svgCard = svgRoot(0, 0, 90, 90, { width: 72, height: 72, "aria-hidden": "true" });
+      svgCard.append(cardFace(card, { w: 90, front: (me === mine) ? -1 : 1 }));
       return h("button", {
-        type: "button", class: `btn small${on ? " on" : ""}`, "data-hand": card.id, disabled: !playable.has(card.id),
-        title: `${card.name} · ${card.element} · in ${card.in} / out ${card.out}`,
-        style: "padding:.15rem",
+        type: "button", class: `btn small sk-hand-card${on ? " on" : ""}`, "data-hand": card.id, disabled: !playable.has(card.id),
+        title: t("sk.cardTitle", { name: card.name, element: elementName(card.element), in: card.in, out: card.out, owner: player.name }),
+        "aria-pressed": on ? "true" : "false",
         onclick: () => { selected = on ? null : card.id; draw(); },
       }, svgCard);
     });
-    const picks = legal.filter((t) => !t.includes("@")).map((t) => {
-      const el = t.split(" ")[1];
-      return h("button", { type: "button", class: "btn", "data-move": t, onclick: () => submit(t) },
-        t.startsWith("pick") && ELEMENTS[el] ? `pick ${ELEMENTS[el].cn} ${el}` : t);
+    const picks = legal.filter((x) => !x.includes("@")).map((x) => {
+      const el = x.split(" ")[1];
+      return h("button", { type: "button", class: "btn", "data-move": x, onclick: () => submit(x) },
+        x.startsWith("pick") && ELEMENTS[el] ? t("sk.pick", { element: elementName(el) }) : x);
     });
-    handBox.append(h("header", {}, h("span", { text: `Your hand (${me.hand_size})` }),
-      h("span", { text: playable.size ? (selected ? "click a green cell" : "click a card to place it") : "" })),
-    h("div", { class: "body actions" }, cards.length ? cards : h("span", { class: "empty", text: "no cards" }), picks));
+    handBox.append(h("header", {}, h("span", { text: t("sk.yourHand", { n: player.hand_size }) }),
+      h("span", { text: playable.size ? (selected ? t("sk.hintCell") : t("sk.hintCard")) : "" })),
+    h("div", { class: "body actions" }, cards.length ? cards : h("span", { class: "empty", text: t("sk.noCards") }), picks));
   }
 
   function drawTable(v) {
     const dice = (v.dice || []).map((d) => {
       const el = DIE_ELEMENT[d];
-      return h("span", { class: "tag", style: `font-size:1rem;padding:.1rem .45rem;background:${ELEMENTS[el]?.fill || "#555"};color:${ELEMENTS[el]?.text || "#fff"}` },
-        `⚀⚁⚂⚃⚄⚅`[d - 1] || String(d), " ", ELEMENTS[el]?.cn || "任");
+      const icon = svgRoot(0, 0, 20, 20, { width: 22, height: 22, "aria-hidden": "true" });
+      icon.append(dieFace(10, 10, 18, d));
+      return h("span", { class: "tag sk-die", title: t("sk.die", { n: d, element: elementName(el) }), style: `background:${ELEMENTS[el]?.fill || "#555"};color:${ELEMENTS[el]?.text || "#fff"}` },
+        icon, " ", ELEMENTS[el]?.cn || t("sk.any"));
     });
     const rows = (v.players || []).map((p, i) => h("tr", { "data-seat": i },
       h("td", {}, h("span", { class: "swatch", style: `display:inline-block;width:.8em;height:.8em;border-radius:50%;background:${OWNER[i % 2]};margin-right:.4em` }), p.name),
@@ -161,15 +262,34 @@ export function create(host, extra, { seat }) {
       h("td", { text: Object.entries(p.decks || {}).map(([el, d]) => `${ELEMENTS[el]?.cn || el}${d.size}`).join(" ") }),
       h("td", { text: String((p.discard || []).length) }),
       h("td", { text: String(p.on_field) })));
-    clear(tableBox).append(h("header", {}, h("span", { text: `Turn ${Math.min((v.turn ?? 0) + 1, v.turns)} of ${v.turns}` }),
-      h("span", { class: "actions" }, dice, (v.todo || []).length ? h("span", { class: "hint", text: ` to place: ${v.todo.map((e) => ELEMENTS[e]?.cn || e).join(" ")}` }) : null)),
-    h("table", { class: "list" }, h("tr", {}, ["player", "hand", "decks", "discard", "field"].map((t) => h("th", { text: t }))), rows),
-    h("p", { class: "hint", style: "padding:0 .7rem", text: `first player bonus +${v.first_bonus}; 生 wood→fire→earth→metal→water→wood · 剋 wood→earth→water→fire→metal→wood` }));
+    const events = (v.events || []).map((e) => h("li", { "data-kind": e.kind, text: eventText(e) }));
+    clear(tableBox).append(h("header", {}, h("span", { text: t("sk.turnOf", { n: Math.min((v.turn ?? 0) + 1, v.turns), total: v.turns }) }),
+      h("span", { class: "actions" }, dice, (v.todo || []).length ? h("span", { class: "hint", text: t("sk.toPlace", { elements: v.todo.map((e) => ELEMENTS[e]?.cn || e).join(" ") }) }) : null)),
+    h("table", { class: "list" }, h("tr", {}, ["sk.colPlayer", "sk.colHand", "sk.colDecks", "sk.colDiscard", "sk.colField"].map((k) => h("th", { text: t(k) }))), rows),
+    events.length ? h("div", { class: "body" }, h("strong", { class: "hint", text: t("sk.lastEvents") }), h("ul", { class: "sk-events" }, events)) : null,
+    h("p", { class: "hint", style: "padding:0 .7rem", text: `${t("sk.bonus", { n: v.first_bonus })} · ${t("sk.cycles")}` }));
+  }
+
+  function drawLegend() {
+    if (legend.firstChild) return;
+    const mini = (...children) => {
+      const node = svgRoot(0, 0, 24, 24, { width: 24, height: 24, "aria-hidden": "true" });
+      node.append(...children);
+      return node;
+    };
+    legend.append(h("header", {}, h("span", { text: t("sk.legendTitle") })),
+      h("ul", { class: "body sk-legend" },
+        h("li", {}, mini(s("rect", { x: 3, y: 3, width: 18, height: 18, rx: 3, fill: "#5a4a3a", stroke: "#9bc700", "stroke-width": 3 })), h("span", { text: t("sk.legendPlaced") })),
+        h("li", {}, mini(s("rect", { x: 3, y: 3, width: 18, height: 18, rx: 3, fill: "#c0392b", opacity: 0.4 }), s("path", { d: "M6,6 L18,18 M18,6 L6,18", stroke: "#e03131", "stroke-width": 3 })), h("span", { text: t("sk.legendDestroyed") })),
+        h("li", {}, mini(s("path", { d: "M3,12 H17 M13,7 L20,12 L13,17", stroke: "#e03131", "stroke-width": 3, fill: "none" })), h("span", { text: t("sk.legendStrike") })),
+        h("li", {}, mini(s("path", { d: "M3,12 H17 M13,7 L20,12 L13,17", stroke: "#2f9e44", "stroke-width": 3, fill: "none" })), h("span", { text: t("sk.legendFeed") })),
+        h("li", {}, mini(s("rect", { x: 3, y: 5, width: 18, height: 16, rx: 3, fill: "#888" }), s("path", { d: "M8,5 L12,1 L16,5 Z", fill: "#e2b13c" })), h("span", { text: t("sk.legendFront") }))));
   }
 
   return {
     render(msg, ctx) {
       if (ctx.fresh || !ctx.interactive) selected = null;
+      follow(msg);
       last = { msg, ctx };
       draw();
     },

@@ -1,18 +1,32 @@
 // Tellstones: the line of seven slots and the pool. Click a pool stone then a slot to place it;
 // click a stone in the line for hide / peek / challenge, or a second stone to swap them.
+// Symbols are SVG paths (fonts rarely have a shield, hammer or scale glyph).
 import { clear, h, s, svgRoot } from "../js/dom.js";
+import { t } from "../js/i18n.js";
+import { activate, flipIn, runAnimations, slideFrom } from "./kit.js";
 
-const GLYPH = { crown: "♛", shield: "⛨", sword: "⚔", flag: "⚑", knight: "♞", hammer: "⚒", scale: "⚖" };
-const CN = { crown: "王冠", shield: "盾牌", sword: "寶劍", flag: "旗幟", knight: "騎士", hammer: "戰錘", scale: "天秤" };
+const SYMBOLS = ["crown", "shield", "sword", "flag", "knight", "hammer", "scale"];
+// 24×24 paths, drawn filled.
+const ICONS = {
+  crown: "M3 17h18v3H3zM3 6l4.6 4.2L12 3l4.4 7.2L21 6l-1.6 9.5H4.6z",
+  shield: "M12 2 4 5v6c0 5 3.4 9.3 8 11 4.6-1.7 8-6 8-11V5zm0 2.2L18 6.5V11c0 3.9-2.5 7.3-6 8.8z",
+  sword: "M10.8 2h2.4l.8 2.5V14h-4V4.5zM6.5 14h11v2.2h-11zM10.9 16.2h2.2v3.6h-2.2zM12 19.4a1.7 1.7 0 1 1 0 3.4a1.7 1.7 0 1 1 0-3.4z",
+  flag: "M4.5 2h2.2v20H4.5zM6.7 3H20l-3.4 4.6L20 12.2H6.7z",
+  knight: "M6 22h12.5v-2c0-4-1-7.6-3.2-10.6L16.5 5l-2.8 1.5C10 6.7 7.2 9.2 6 12.8l2.3 1.4 2.9-1.8c.1 2.4-1.8 4.8-4 8z",
+  hammer: "M4 3.5h13.5l2.5 2.5v4.5H4zM10.6 10.5h2.8V22h-2.8z",
+  scale: "M11 3h2v16h-2zM6.5 19.5h11V22h-11zM3 6h18v2H3zM4.5 8h1.4l3 6H7.6L5.2 9.4 2.8 14H1.5zM18.1 8h1.4l3 6h-1.3l-2.4-4.6L16.4 14h-1.3zM1.2 14h8a4 4 0 0 1-8 0zM14.8 14h8a4 4 0 0 1-8 0z",
+};
 const TEAM_COLORS = ["#c0392b", "#2d6fdc"];
 const U = 80;
+const W = 7.2 * U;
+const ROW = 3.05 * U; // one line, its slot numbers, the pool and the stone names
 const BOARD_WORDS = new Set(["place", "hide", "swap", "peek", "challenge"]);
 
-export const aspect = 3;
+export const aspect = W / ROW;
 
 function teamOf(view, i) {
-  const t = (view?.teams || []).findIndex((team) => team.includes(i));
-  return t < 0 ? i : t;
+  const team = (view?.teams || []).findIndex((members) => members.includes(i));
+  return team < 0 ? i : team;
 }
 
 export function seatColor(view, i) {
@@ -24,31 +38,62 @@ export function score(view, i) {
   return `${view.scores[teamOf(view, i)]}/${view.target}`;
 }
 
-export function log(view) {
+const stoneName = (name) => (SYMBOLS.includes(name) ? t(`ts.${name}`) : name);
+const who = (m, i) => m?.seats?.[i]?.name ?? t("game.player", { n: Number(i) + 1 });
+
+/** The last decision in words: "player 2 hid the stone on 3". */
+function actionText(last, m) {
+  if (!last) return "";
+  const [word, a, b, c] = last.action.split(" ");
+  const name = last.player === "chance" ? "" : who(m, last.player);
+  switch (word) {
+    case "place": return t("ts.act.place", { name, stone: stoneName(a), slot: b });
+    case "hide": return t("ts.act.hide", { name, slot: a });
+    case "swap": return t("ts.act.swap", { name, a, b });
+    case "peek": return t(b === "partner" ? "ts.act.peekPartner" : "ts.act.peek", { name, slot: a });
+    case "challenge": return t("ts.act.challenge", { name, slot: a });
+    case "name": return t("ts.act.name", { name, stone: stoneName(a) });
+    case "first": return t("ts.act.first", { name: who(m, a) });
+    case "stop": case "boast": case "believe": case "doubt": case "counter": return t(`ts.act.${word}`, { name });
+    default: return [word, a, b, c].filter(Boolean).join(" ");
+  }
+}
+
+export function log(view, m) {
   const out = [];
-  if (view.last) out.push(`player ${view.last.player + 1}: ${view.last.action}`);
-  if (view.revealed) out.push(`you peeked: slot ${view.revealed.slot} is ${view.revealed.stone}`);
+  if (view.last) out.push(actionText(view.last, m));
+  if (view.revealed) out.push(t("ts.youSee", { slot: view.revealed.slot, stone: stoneName(view.revealed.stone) }));
   return out;
 }
 
-/** A shield outline (few fonts have a shield glyph). */
-function shieldPath(x, y, k) {
-  return `M${x - k},${y - k * 0.8} L${x + k},${y - k * 0.8} L${x + k},${y} Q${x + k},${y + k * 0.7} ${x},${y + k * 1.1} Q${x - k},${y + k * 0.7} ${x - k},${y} Z`;
+/** "capture" when a point was scored or the game was decided (a challenge or boast), else "move". */
+export function moveSound(prev, view) {
+  const before = (prev?.scores || []).join(",");
+  return (before && before !== (view?.scores || []).join(",")) || (view?.winner != null && prev?.winner == null) ? "capture" : "move";
 }
+
+/** A symbol centred at (x, y), ``size`` wide. */
+function symbol(name, x, y, size, fill) {
+  const k = size / 24;
+  return s("path", { d: ICONS[name] || "", transform: `translate(${x - size / 2},${y - size / 2}) scale(${k})`, fill, "fill-rule": "evenodd", class: "ts-symbol" });
+}
+
+/** The slots the last action touched: "swap 2 4" → 2, 4. */
+const touched = (action) => (action || "").split(" ").filter((w) => /^[ab]?\d$/.test(w));
 
 const label = (lines, line, slot) => (lines > 1 ? `${"ab"[line]}${slot + 1}` : `${slot + 1}`);
 
-export function create(host, extra, { seat }) {
+export function create(host, extra) {
   let last = null;
   let selected = null; // {pool: stone, line} or {slot: label}
-  const svg = svgRoot(0, 0, 7.6 * U, 5 * U, { role: "img", "aria-label": "Tellstones table" });
+  let shown = null; // the view drawn last, to animate from
+  const svg = svgRoot(0, 0, W, ROW, { role: "group", "aria-label": t("ts.table") });
   host.append(svg);
   const bar = h("section", { class: "panel", id: "ts-actions" });
   extra.append(bar);
 
-  svg.addEventListener("click", (ev) => {
+  function choose(node) {
     if (!last || !last.ctx.interactive) return;
-    const node = ev.target.closest("[data-slot],[data-pool]");
     const legal = last.msg.legal;
     if (!node) {
       selected = null;
@@ -71,32 +116,26 @@ export function create(host, extra, { seat }) {
     const hasStone = node.dataset.stone !== "";
     selected = hasStone && selected?.slot !== slot ? { slot } : null;
     draw();
-  });
+  }
+  svg.addEventListener("click", (ev) => choose(ev.target.closest("[data-slot],[data-pool]")));
 
   function submit(text) {
     selected = null;
     last.ctx.submit(text);
   }
 
-  function stone(x, y, r, name, opts = {}) {
-    const g = s("g", {});
+  function stone(x, y, r, name, { peek = null, small = false } = {}) {
+    const g = s("g", { class: "ts-stone" });
+    g.append(s("circle", { cx: x, cy: y + 3, r, fill: "rgba(0,0,0,.3)" }));
     if (name === "?") {
-      g.append(s("circle", { cx: x, cy: y, r, fill: "#3b3b46", stroke: "#1f1f27", "stroke-width": 3 }),
-        s("circle", { cx: x, cy: y, r: r * 0.72, fill: "none", stroke: "#5a5a6a", "stroke-width": 2, "stroke-dasharray": "4 4" }));
-      if (opts.peek) {
-        g.append(s("text", { x, y: y + r * 0.22, "text-anchor": "middle", "font-size": r * 0.8, fill: "#ffd866", opacity: 0.9, text: GLYPH[opts.peek] || "?" }),
-          s("text", { x, y: y + r * 0.75, "text-anchor": "middle", "font-size": r * 0.26, fill: "#ffd866", text: `peek: ${opts.peek}` }));
-      } else {
-        g.append(s("text", { x, y: y + r * 0.25, "text-anchor": "middle", "font-size": r * 0.7, fill: "#8d8da0", text: "?" }));
-      }
+      g.append(s("circle", { cx: x, cy: y, r, fill: "#3b3b46", stroke: peek ? "#ffd866" : "#1f1f27", "stroke-width": 3, "stroke-dasharray": peek ? "6 4" : null }),
+        s("circle", { cx: x, cy: y, r: r * 0.74, fill: "none", stroke: "#5a5a6a", "stroke-width": 2, "stroke-dasharray": "4 4" }));
+      if (peek) g.append(symbol(peek, x, y, r * 1.1, "#ffd866"));
+      else g.append(s("text", { x, y: y + r * 0.28, "text-anchor": "middle", "font-size": r * 0.8, fill: "#a0a0b4", text: "?" }));
       return g;
     }
-    g.append(s("circle", { cx: x, cy: y + 2, r, fill: "rgba(0,0,0,.3)" }),
-      s("circle", { cx: x, cy: y, r, fill: "#efe6d2", stroke: "#9c8b66", "stroke-width": 3 }),
-      name === "shield"
-        ? s("path", { d: shieldPath(x, y - r * 0.12, r * 0.42), fill: "none", stroke: "#3b2f1e", "stroke-width": Math.max(2, r * 0.08), "stroke-linejoin": "round" })
-        : s("text", { x, y: y + r * 0.2, "text-anchor": "middle", "font-size": r * 0.85, fill: "#3b2f1e", text: GLYPH[name] || name[0] }),
-      s("text", { x, y: y + r * 0.68, "text-anchor": "middle", "font-size": r * 0.24, fill: "#6d5a3a", text: name }));
+    g.append(s("circle", { cx: x, cy: y, r, fill: "#efe6d2", stroke: "#9c8b66", "stroke-width": 3 }),
+      symbol(name, x, y, r * (small ? 1.05 : 1.15), "#3b2f1e"));
     return g;
   }
 
@@ -105,74 +144,118 @@ export function create(host, extra, { seat }) {
     const v = msg.view;
     const legal = ctx.interactive ? msg.legal : [];
     const nLines = v.lines.length;
-    const rowH = 2.3 * U;
-    svg.setAttribute("viewBox", `0 0 ${7.6 * U} ${nLines * rowH + 0.2 * U}`);
-    host.style.setProperty("--board-aspect", String(7.6 * U / (nLines * rowH + 0.2 * U)));
+    svg.setAttribute("viewBox", `0 0 ${W} ${nLines * ROW}`);
+    host.style.setProperty("--board-aspect", String(W / (nLines * ROW)));
     clear(svg);
-    const placeTargets = new Set(selected?.pool ? legal.filter((t) => t.startsWith(`place ${selected.pool} `)).map((t) => t.split(" ")[2]) : []);
-    const swapTargets = new Set(selected?.slot ? legal.filter((t) => t.startsWith("swap ") && t.split(" ").includes(selected.slot)).map((t) => t.split(" ").slice(1).find((x) => x !== selected.slot)) : []);
-    const lastAction = v.last?.action || "";
-    const lastSlots = new Set(lastAction.split(" ").filter((w) => /^[ab]?\d$/.test(w)));
+    const placeTargets = new Set(selected?.pool ? legal.filter((x) => x.startsWith(`place ${selected.pool} `)).map((x) => x.split(" ")[2]) : []);
+    const swapTargets = new Set(selected?.slot ? legal.filter((x) => x.startsWith("swap ") && x.split(" ").includes(selected.slot)).map((x) => x.split(" ").slice(1).find((y) => y !== selected.slot)) : []);
+    const lastSlots = new Set(touched(v.last?.action));
+    const moves = []; // {node, from: [x, y], to: [x, y]} and flips, for the animation
+    const flips = [];
+    const where = new Map(); // slot label / pool stone -> [x, y] in this drawing
     v.lines.forEach((line, li) => {
-      const y0 = li * rowH + 0.2 * U;
-      svg.append(s("rect", { x: 0.1 * U, y: y0, width: 7.4 * U, height: 1.25 * U, rx: 18, fill: "#2f4f3a", stroke: "#1f3326", "stroke-width": 3 }));
+      const y0 = li * ROW;
+      svg.append(s("rect", { x: 0.05 * U, y: y0 + 0.05 * U, width: W - 0.1 * U, height: 1.45 * U, rx: 18, fill: "#2f4f3a", stroke: "#1f3326", "stroke-width": 3 }));
       line.forEach((name, i) => {
         const lab = label(nLines, li, i);
-        const x = (i + 0.8) * U, y = y0 + 0.62 * U;
-        const g = s("g", { "data-slot": lab, "data-stone": name || "", class: "cell" });
-        g.append(s("circle", { cx: x, cy: y, r: 0.42 * U, fill: lastSlots.has(lab) ? "rgba(155,199,0,.45)" : "rgba(0,0,0,.18)" }));
-        g.append(s("text", { x, y: y0 + 1.18 * U, "text-anchor": "middle", "font-size": 12, fill: "#9fbfa8", text: lab }));
-        if (name) {
-          const peek = name === "?" && v.revealed && v.revealed.slot === lab ? v.revealed.stone : null;
-          g.append(stone(x, y, 0.36 * U, name, { peek }));
+        const x = (i + 0.6) * U, y = y0 + 0.64 * U;
+        where.set(lab, [x, y]);
+        const peek = name === "?" && v.revealed && v.revealed.slot === lab ? v.revealed.stone : null;
+        const text = !name ? t("ts.slotEmpty", { slot: lab }) : name === "?" ? (peek ? t("ts.slotPeeked", { slot: lab, stone: stoneName(peek) }) : t("ts.slotHidden", { slot: lab }))
+          : t("ts.slotStone", { slot: lab, stone: stoneName(name) });
+        const g = s("g", { "data-slot": lab, "data-stone": name || "", class: "cell" }, s("title", { text }));
+        g.append(s("circle", { cx: x, cy: y, r: 0.47 * U, fill: "rgba(0,0,0,.2)" }));
+        if (lastSlots.has(lab)) {
+          g.append(s("circle", { cx: x, cy: y, r: 0.5 * U, fill: "none", stroke: "#fff", "stroke-width": 7, class: "last-move-outer" }),
+            s("circle", { cx: x, cy: y, r: 0.5 * U, fill: "none", stroke: "#9bc700", "stroke-width": 4, class: "last-move" }));
         }
-        if (selected?.slot === lab) g.append(s("circle", { cx: x, cy: y, r: 0.43 * U, fill: "none", stroke: "#f1c40f", "stroke-width": 4, class: "selected" }));
+        g.append(s("text", { x, y: y0 + 1.38 * U, "text-anchor": "middle", "font-size": 20, fill: "#cfe3d4", text: lab, class: "ts-slot-label" }));
+        if (name) {
+          const node = stone(x, y, 0.45 * U, name, { peek });
+          g.append(node);
+          const before = shown?.lines?.[li]?.[i];
+          if (ctx.fresh && shown && before !== undefined && before !== name) {
+            const fromPool = !before && SYMBOLS.includes(name) && shown.pools?.[li]?.includes(name);
+            const swapped = v.last?.action?.startsWith("swap ") && lastSlots.has(lab);
+            if (fromPool) moves.push({ node, key: `pool ${li} ${name}`, to: [x, y] });
+            else if (swapped) moves.push({ node, key: [...lastSlots].find((other) => other !== lab), to: [x, y] });
+            else if (before) flips.push(node);
+          }
+        }
+        if (selected?.slot === lab) g.append(s("circle", { cx: x, cy: y, r: 0.5 * U, fill: "none", stroke: "#f1c40f", "stroke-width": 5, class: "selected" }));
         if (placeTargets.has(lab) || swapTargets.has(lab)) {
           g.classList.add("target");
-          g.append(s("circle", { cx: x, cy: y, r: 0.43 * U, fill: "none", stroke: "#7bd88f", "stroke-width": 4, "stroke-dasharray": "6 5", class: "pulse" }));
+          g.append(s("circle", { cx: x, cy: y, r: 0.47 * U, fill: "none", stroke: "#7bd88f", "stroke-width": 5, "stroke-dasharray": "7 5", class: "pulse" }));
         }
+        if (legal.length && (name || placeTargets.has(lab))) activate(g, text, () => choose(g));
         svg.append(g);
       });
+      svg.append(s("text", { x: 0.1 * U, y: y0 + 1.78 * U, "font-size": 18, fill: "#9a9794", class: "ts-pool-caption", text: nLines > 1 ? t("ts.poolOf", { line: "ab"[li] }) : t("ts.pool") }));
       const pool = v.pools[li] || [];
-      svg.append(s("text", { x: 0.15 * U, y: y0 + 1.55 * U, "font-size": 13, fill: "#8a8784", text: nLines > 1 ? `pool ${"ab"[li]}` : "pool" }));
-      pool.forEach((name, i) => {
-        const x = (i + 0.8) * U + 0.5 * U, y = y0 + 1.72 * U;
-        const canPlace = legal.some((t) => t.startsWith(`place ${name} `) && (nLines === 1 || t.split(" ")[2][0] === "ab"[li]));
-        const g = s("g", { "data-pool": name, "data-line": String(li), class: canPlace ? "clickable" : "" });
-        g.append(stone(x, y, 0.28 * U, name));
-        if (selected?.pool === name && selected.line === String(li)) g.append(s("circle", { cx: x, cy: y, r: 0.33 * U, fill: "none", stroke: "#f1c40f", "stroke-width": 4, class: "selected" }));
+      SYMBOLS.forEach((name, i) => {
+        const x = (i + 0.6) * U, y = y0 + 2.25 * U;
+        where.set(`pool ${li} ${name}`, [x, y]);
+        if (!pool.includes(name)) return;
+        const canPlace = legal.some((x2) => x2.startsWith(`place ${name} `) && (nLines === 1 || x2.split(" ")[2][0] === "ab"[li]));
+        const g = s("g", { "data-pool": name, "data-line": String(li), class: `ts-pool${canPlace ? " clickable" : ""}` }, s("title", { text: t("ts.poolStone", { stone: stoneName(name) }) }));
+        g.append(s("circle", { cx: x, cy: y, r: 0.47 * U, fill: "transparent" }), stone(x, y, 0.4 * U, name, { small: true }),
+          s("text", { x, y: y0 + 2.93 * U, "text-anchor": "middle", "font-size": 19, fill: "#d8d4cc", class: "ts-stone-name", text: stoneName(name) }));
+        if (selected?.pool === name && selected.line === String(li)) g.append(s("circle", { cx: x, cy: y, r: 0.46 * U, fill: "none", stroke: "#f1c40f", "stroke-width": 5, class: "selected" }));
+        if (canPlace) activate(g, t("ts.poolStone", { stone: stoneName(name) }), () => choose(g));
         svg.append(g);
       });
     });
-    drawActions(v, legal);
+    if (moves.length || flips.length) {
+      runAnimations(svg, `ply ${v.ply ?? ""}`, () => [
+        ...moves.map((m) => {
+          const from = where.get(m.key);
+          return from ? slideFrom(m.node, [from[0] - m.to[0], from[1] - m.to[1]], { duration: 320 }) : null;
+        }),
+        ...flips.map((node) => flipIn(node)),
+      ]);
+    }
+    shown = v;
+    drawActions(v, legal, msg);
   }
 
-  function drawActions(v, legal) {
+  function drawActions(v, legal, msg) {
     const phaseText = {
-      start: "choosing who starts", turn: "", peeking: "peeking (up to three stones)",
-      "answer-challenge": `challenge: name the stone in slot ${v.challenged ?? "?"}`,
-      "answer-boast": `player ${(v.boaster ?? 0) + 1} boasts: believe, doubt or counter-boast`,
-      "answer-counter": "counter-boast: believe or doubt", prove: "prove the boast: name the face-down stones left to right",
+      start: t("ts.phase.start"), turn: t("ts.phase.turn"), peeking: t("ts.phase.peeking"),
+      "answer-challenge": t("ts.phase.answerChallenge", { slot: v.challenged ?? "?" }),
+      "answer-boast": t("ts.phase.answerBoast", { name: who(msg, v.boaster ?? 0) }),
+      "answer-counter": t("ts.phase.answerCounter"), prove: t("ts.phase.prove", { slot: v.proving ?? "?" }), over: t("ts.phase.over"),
     }[v.phase] ?? v.phase;
     const buttons = [];
     if (selected?.slot) {
       for (const word of ["hide", "peek", "challenge"]) {
-        for (const t of legal.filter((x) => x.split(" ")[0] === word && x.split(" ")[1] === selected.slot)) {
-          buttons.push(h("button", { type: "button", class: "btn", "data-move": t, onclick: () => submit(t) }, `${t.includes("partner") ? "peek for partner" : word} ${selected.slot}`));
+        for (const x of legal.filter((y) => y.split(" ")[0] === word && y.split(" ")[1] === selected.slot)) {
+          buttons.push(h("button", { type: "button", class: "btn", "data-move": x, onclick: () => submit(x) },
+            t(x.includes("partner") ? "ts.peekPartner" : `ts.${word}`, { slot: selected.slot })));
         }
       }
     }
-    for (const t of legal.filter((x) => !BOARD_WORDS.has(x.split(" ")[0]))) {
-      const [head, arg] = t.split(" ");
-      const text = head === "name" ? `${GLYPH[arg] || ""} ${arg}` : head === "counter" ? "counter-boast" : t;
-      buttons.push(h("button", { type: "button", class: `btn${head === "boast" ? " primary" : ""}`, "data-move": t, onclick: () => submit(t) }, text));
+    for (const x of legal.filter((y) => !BOARD_WORDS.has(y.split(" ")[0]))) {
+      const [head, arg] = x.split(" ");
+      let content;
+      if (head === "name") {
+        const icon = svgRoot(0, 0, 24, 24, { width: 22, height: 22, "aria-hidden": "true" });
+        icon.append(symbol(arg, 12, 12, 22, "currentColor"));
+        content = [icon, stoneName(arg)];
+      } else if (head === "first") {
+        content = t("ts.starts", { name: who(msg, arg) });
+      } else {
+        content = ["boast", "believe", "doubt", "counter", "stop"].includes(head) ? t(`ts.${head}`) : x;
+      }
+      buttons.push(h("button", { type: "button", class: `btn${head === "boast" ? " primary" : ""}`, "data-move": x, onclick: () => submit(x) }, content));
     }
-    const hint = !legal.length ? "" : selected?.pool ? "click a highlighted slot to place it" : selected?.slot
-      ? "choose an action, or click another stone to swap" : legal.some((t) => BOARD_WORDS.has(t.split(" ")[0])) ? "click a pool stone to place it, or a stone in the line" : "";
-    clear(bar).append(h("header", {}, h("span", { text: phaseText || "actions" }), h("span", { text: `first to ${v.target}` })),
+    const naming = legal.some((x) => x.startsWith("name "));
+    const hint = !legal.length ? "" : naming ? t("ts.hintName") : selected?.pool ? t("ts.hintPlace") : selected?.slot
+      ? t("ts.hintSlot") : legal.some((x) => BOARD_WORDS.has(x.split(" ")[0])) ? t("ts.hintBoard") : "";
+    clear(bar).append(h("header", {}, h("span", { id: "ts-phase", text: phaseText }), h("span", { text: t("ts.firstTo", { n: v.target }) })),
       h("div", { class: "body" },
+        v.last ? h("p", { class: "hint", id: "ts-last", text: t("ts.last", { text: actionText(v.last, msg) }) }) : null,
         h("div", { class: "actions" }, hint ? h("span", { class: "label", text: hint }) : null, buttons),
-        v.revealed ? h("p", { class: "hint", id: "ts-revealed", text: `You see slot ${v.revealed.slot}: ${v.revealed.stone} ${CN[v.revealed.stone] || ""}` }) : null));
+        v.revealed ? h("p", { class: "hint", id: "ts-revealed", "data-stone": v.revealed.stone, text: t("ts.youSee", { slot: v.revealed.slot, stone: stoneName(v.revealed.stone) }) }) : null));
   }
 
   return {
