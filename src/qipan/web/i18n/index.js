@@ -1,11 +1,17 @@
 // Every area's string table (see js/i18n.js). Add one import line per area.
 import game from "./game.js";
+import board from "./board.js";
+import abalone from "./abalone.js";
+import chineseCheckers from "./chinese-checkers.js";
 import kelighine from "./kelighine.js";
 import shengke from "./shengke.js";
 import tellstones from "./tellstones.js";
 
 export default [
   game,
+  board,
+  abalone,
+  chineseCheckers,
   kelighine,
   shengke,
   tellstones,
