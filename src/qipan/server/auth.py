@@ -25,10 +25,12 @@ from typing import Any
 SeatRecord = dict[str, Any]
 """One seat as the ``games.seats`` JSON stores it: ``kind`` ("human"/"ai"), ``level`` (AI),
 ``token`` (hash of the seat's token; None until claimed), ``invite`` (hash of its invitation
-code; None if it never had one), ``creator`` (True on the seat of whoever created the game) and,
+code; None if it never had one), ``creator`` (True on the seat of whoever created the game),
+``name`` (its player's nickname, see :mod:`qipan.server.names`; None or absent: none given) and,
 in a rematch, ``rematch_of`` (hash of the token of the finished game's seat whose holder may take
 this one).
-Rows written before invitations have only ``kind``, ``level`` and ``token``."""
+Rows written before invitations have only ``kind``, ``level`` and ``token``; before nicknames, no
+``name``."""
 
 
 def new_token() -> str:
@@ -71,9 +73,11 @@ def derived_token(token: str, purpose: str) -> str:
     return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
 
 
-def new_seats(specs: list[dict[str, Any]], creator: int | None) -> tuple[list[SeatRecord], str | None, dict[int, str]]:
-    """The seat records of a new game: the ``creator``'s seat gets a token, every other human
-    seat an invitation. Returns the records, the creator's token and each invited seat's code."""
+def new_seats(specs: list[dict[str, Any]], creator: int | None, name: str | None = None
+              ) -> tuple[list[SeatRecord], str | None, dict[int, str]]:
+    """The seat records of a new game: the ``creator``'s seat gets a token (and their nickname
+    ``name``), every other human seat an invitation. Returns the records, the creator's token and
+    each invited seat's code."""
     records: list[SeatRecord] = []
     token: str | None = None
     invites: dict[int, str] = {}
@@ -82,16 +86,18 @@ def new_seats(specs: list[dict[str, Any]], creator: int | None) -> tuple[list[Se
             records.append({"kind": "ai", "level": spec.get("level"), "token": None})
         elif seat == creator:
             token = new_token()
-            records.append(human_seat(token=hash_token(token), creator=True))
+            records.append(human_seat(token=hash_token(token), creator=True, name=name))
         else:
             invites[seat] = new_invite()
             records.append(human_seat(invite=hash_token(invites[seat])))
     return records, token, invites
 
 
-def human_seat(token: str | None = None, invite: str | None = None, creator: bool = False) -> SeatRecord:
-    """A human seat's record from the hashes of its token and invitation code."""
-    return {"kind": "human", "level": None, "token": token, "invite": invite, "creator": creator}
+def human_seat(token: str | None = None, invite: str | None = None, creator: bool = False,
+               name: str | None = None) -> SeatRecord:
+    """A human seat's record from the hashes of its token and invitation code, and its player's
+    nickname."""
+    return {"kind": "human", "level": None, "token": token, "invite": invite, "creator": creator, "name": name}
 
 
 def claimed(record: SeatRecord) -> bool:

@@ -1,0 +1,163 @@
+"""The lobby: which public games are open or in play, and the live lists at ``/ws/lobby``.
+
+Only public games are listed (an invite-only game is listed nowhere; its link still lets anyone
+watch). A game is **open** while it is unfinished, has a human seat nobody has taken (nor kept
+for its player in a rematch), and is younger than the unstarted-game expiry. It is **in play**
+while it is unfinished, every seat is taken, and a player is connected or someone moved within
+:data:`IN_PLAY_IDLE` seconds: an abandoned game, or one nobody ever moved in, is not.
+
+Every unfinished game is held in memory by the hub, so both lists are read from there.
+``/ws/lobby`` needs no hello (nothing on it is secret): it sends
+``{"type": "lobby", "open": [...], "playing": [...]}`` at once, then again whenever a list changed,
+at most once every :data:`LOBBY_INTERVAL` seconds, each list at most :data:`LOBBY_LIST` games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, WebSocket
+
+from qipan.core import GameError
+from qipan.server.auth import claimed
+from qipan.server.connections import Client, dumps
+from qipan.server.socket import error, parse, receive
+
+if TYPE_CHECKING:
+    from qipan.server.hub import Hub
+    from qipan.server.live import LiveGame
+
+IN_PLAY_IDLE = 600.0
+"""Seconds since the last move after which a game nobody is connected to is no longer listed as in play."""
+LOBBY_LIST = 50
+"""Most games in each list ``/ws/lobby`` sends."""
+LOBBY_INTERVAL = 1.0
+"""Least seconds between two lobby messages."""
+LOBBY_RECHECK = 5.0
+"""Seconds after which the lists are looked at again even if no game changed (games age out of them)."""
+
+
+def last_move_time(live: LiveGame) -> float | None:
+    """When a player (not chance) last moved; None before the first move."""
+    for move in reversed(live.match.moves):
+        if isinstance(move.player, int):
+            return move.time
+    return None
+
+
+def is_open(live: LiveGame, now: float, unstarted: float) -> bool:
+    """Whether anyone may join ``live`` from the lobby."""
+    return (live.row.public and not live.match.over and any(not claimed(info) for info in live.row.seats)
+            and (not unstarted or now < live.row.created + unstarted))
+
+
+def seated(info: dict[str, Any]) -> bool:
+    """Whether a player sits in this seat (an AI, or a person with a token)."""
+    return info["kind"] == "ai" or info.get("token") is not None
+
+
+def in_play(live: LiveGame, now: float) -> bool:
+    """Whether ``live`` is really being played: public, unfinished, every seat taken, and a
+    player connected or a move within :data:`IN_PLAY_IDLE` seconds."""
+    if not live.row.public or live.match.over or not all(seated(info) for info in live.row.seats):
+        return False
+    if any(client.seat is not None for client in live.clients):
+        return True
+    moved = last_move_time(live)
+    return moved is not None and now - moved < IN_PLAY_IDLE
+
+
+def open_games(hub: Hub, limit: int, now: float | None = None) -> list[dict[str, Any]]:
+    """Summaries of the open public games, newest first."""
+    now = time.time() if now is None else now
+    return _newest(hub, lambda live: is_open(live, now, hub.expiry.unstarted), limit)
+
+
+def playing_games(hub: Hub, limit: int, now: float | None = None) -> list[dict[str, Any]]:
+    """Summaries of the public games in play, newest first."""
+    now = time.time() if now is None else now
+    return _newest(hub, lambda live: in_play(live, now), limit)
+
+
+def _newest(hub: Hub, keep: Any, limit: int) -> list[dict[str, Any]]:
+    found = [live for live in list(hub.games.values()) if keep(live)]
+    found.sort(key=lambda live: (-live.row.created, live.id))
+    return [live.summary() for live in found[:limit]]
+
+
+class Lobby:
+    """The ``/ws/lobby`` connections and the task that sends them the lists when they change."""
+
+    def __init__(self, hub: Hub):
+        self.hub = hub
+        self.clients: set[Client] = set()
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._sent: str | None = None
+        hub.watchers.append(self._changed.set)
+
+    def message(self) -> str:
+        return dumps({"type": "lobby", "open": open_games(self.hub, LOBBY_LIST),
+                      "playing": playing_games(self.hub, LOBBY_LIST)})
+
+    def join(self, client: Client) -> None:
+        self.clients.add(client)
+        client.start()
+        client.push(self.message())
+        if self._task is None or self._task.done():
+            self._sent = None
+            self._task = self.hub.spawn(self._run())
+
+    async def leave(self, client: Client) -> None:
+        self.clients.discard(client)
+        await client.stop()
+
+    async def _run(self) -> None:
+        """While anyone listens: after a change (or :data:`LOBBY_RECHECK` seconds), send the lists
+        if they differ from the last ones sent, then rest :data:`LOBBY_INTERVAL` seconds."""
+        while self.clients:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), timeout=LOBBY_RECHECK)
+            self._changed.clear()
+            message = self.message()
+            if message != self._sent:
+                self._sent = message
+                for client in list(self.clients):
+                    client.push(message)
+            await asyncio.sleep(LOBBY_INTERVAL)
+
+
+router = APIRouter()
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    await websocket.accept()
+    lobby: Lobby = websocket.app.state.lobby
+
+    async def close(code: int) -> None:
+        with contextlib.suppress(Exception):
+            await websocket.close(code)
+
+    client = Client(None, websocket.send_text, close)
+    lobby.join(client)
+    try:
+        while (data := await receive(websocket)) is not None:
+            too_many = websocket.app.state.guard.refusal("message", websocket.scope)
+            client.push(dumps(error(str(too_many)) if too_many else answer(data)))
+    finally:
+        await lobby.leave(client)
+
+
+def answer(data: str | bytes) -> dict[str, Any]:
+    """The reply to a message on ``/ws/lobby``: ``pong`` to a ping, else an error."""
+    try:
+        message = parse(data)
+    except GameError as exc:
+        return error(str(exc))
+    if message.get("type") == "ping":
+        return {"type": "pong"}
+    return error('the lobby connection only answers {"type": "ping"}; the lists come by themselves')
