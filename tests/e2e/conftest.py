@@ -66,14 +66,16 @@ def free_port() -> int:
 class Server:
     """The real server (``qipan.server.app.create_app``) on a temporary SQLite file."""
 
-    def __init__(self, db: Path, port: int | None = None):
+    def __init__(self, db: Path, port: int | None = None, script: str = SERVER_SCRIPT):
+        """``script``: the Python that runs it (a test may pass its own, e.g. with shorter timers)."""
         self.db = db
+        self.script = script
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-c", SERVER_SCRIPT, str(self.db), str(self.port)])
+        self.proc = subprocess.Popen([sys.executable, "-c", self.script, str(self.db), str(self.port)])
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
