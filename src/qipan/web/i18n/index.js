@@ -6,6 +6,8 @@ import chineseCheckers from "./chinese-checkers.js";
 import kelighine from "./kelighine.js";
 import shengke from "./shengke.js";
 import tellstones from "./tellstones.js";
+import lobby from "./lobby.js";
+import meta from "./meta.js";
 
 export default [
   game,
@@ -15,4 +17,6 @@ export default [
   kelighine,
   shengke,
   tellstones,
+  lobby,
+  meta,
 ];

@@ -31,6 +31,7 @@ export const api = {
   record: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record`),
   replay: (id, ply) => call("GET", `/api/games/${encodeURIComponent(id)}/replay/${ply}`),
   rematch: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
+  join: (id, name, seat = null) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, seat === null ? { name } : { name, seat }),
   claim: (id, invite) => call("POST", `/api/games/${encodeURIComponent(id)}/claim`, { invite }),
   invites: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/invites`, { token }),
 };

@@ -1,10 +1,12 @@
 // Entry point: picks the page from the URL ("/" lobby, "/play/<id>" a game or its replay).
 import { clear, h } from "./dom.js";
 import { t, toggleLanguage, translateStatic } from "./i18n.js";
+import { mountNameButton } from "./names.js";
 
 async function route() {
   translateStatic();
   document.getElementById("lang")?.addEventListener("click", toggleLanguage);
+  mountNameButton();
   const app = document.getElementById("app");
   const match = location.pathname.match(/^\/play\/([^/]+)\/?$/);
   try {
