@@ -179,12 +179,30 @@ class GamePage {
       onFatal: (code, reason) => this.refused(code, reason),
     });
     this.ticker = setInterval(() => this.clocks.tick(), 100);
+    this.hashed = () => this.followHash();
+    window.addEventListener("hashchange", this.hashed);
     if (this.info.status === "finished" || this.wantedPly !== null) this.enterReplay(this.wantedPly);
+  }
+
+  /** A fragment typed or pasted into this page's address: a position (#ply=12) shows it; a
+   * secret (#invite=…, #token=…) is read, and removed, by loading the page again. */
+  followHash() {
+    const link = parseFragment(location.hash);
+    if (link.invite || link.token) {
+      location.reload();
+      return;
+    }
+    const ply = plyFromHash(location.hash);
+    if (ply === null) return;
+    history.replaceState(history.state, "", `${location.pathname}${location.search}${fragment(this.seat, ply)}`);
+    if (this.replay) this.replay.goto(ply);
+    else this.enterReplay(ply);
   }
 
   /** The server closed the connection for good: say why instead of "Connecting…". */
   refused(code, reason) {
     clearInterval(this.ticker);
+    window.removeEventListener("hashchange", this.hashed);
     this.replay?.close();
     if (code === 4403 && this.seat !== null) {
       // A stale or wrong key to this seat: forget it and watch.
@@ -397,6 +415,8 @@ class GamePage {
         onclick: () => this.replay.goto(ply) }, ...body);
     };
     if (paired) {
+      const heading = (mv) => h("span", { class: "mh", text: mv ? this.seatName(mv.player) : "" });
+      node.append(h("span", { class: "nh" }), heading(moves[0]), heading(moves[1]));
       for (let i = 0; i < moves.length; i += 2) {
         node.append(h("span", { class: "n", text: `${i / 2 + 1}.` }), entry(moves[i], i),
           moves[i + 1] ? entry(moves[i + 1], i + 1) : h("span", { class: "m" }));

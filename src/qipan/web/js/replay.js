@@ -44,18 +44,12 @@ export class Replay {
       if (ev.key === "Home") this.goto(0);
       if (ev.key === "End") this.goto(this.moves.length);
     };
-    this.hashed = () => {
-      const ply = plyFromHash(location.hash);
-      if (ply !== null && ply !== this.ply) this.goto(ply);
-    };
     document.addEventListener("keydown", this.keys);
-    window.addEventListener("hashchange", this.hashed);
   }
 
   close() {
     this.closed = true;
     document.removeEventListener("keydown", this.keys);
-    window.removeEventListener("hashchange", this.hashed);
     clear(this.bar);
     history.replaceState(history.state, "", `${location.pathname}${location.search}${fragment(this.seat, null)}`);
   }

@@ -8,7 +8,8 @@ export function resultText(result, nameOf = (i) => t("game.player", { n: i + 1 }
   const loser = typeof result.loser === "number" ? nameOf(result.loser) : null;
   const returns = Array.isArray(result.returns) ? result.returns : [];
   switch (result.reason) {
-    case "resign": return withWinner(t("game.result.resign", { name: loser }), result, nameOf);
+    case "resign":
+    case "resignation": return withWinner(t("game.result.resign", { name: loser }), result, nameOf);
     case "time": return withWinner(t("game.result.time", { name: loser }), result, nameOf);
     case "abandoned": return withWinner(t("game.result.abandoned", { name: loser }), result, nameOf);
     case "aborted": return t("game.result.aborted");
