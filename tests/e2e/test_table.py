@@ -177,7 +177,7 @@ def test_two_browsers_chat_takeback_draw_and_reload(open_page: OpenPage, server:
 def test_chat_refusals_are_shown_gently(open_page: OpenPage, server: Server) -> None:
     created = abalone_game(server)
     black = open_page(server.base + created["url"])
-    my_turn(black)
+    expect(black.locator("#status")).to_have_text("Waiting for every player to take their seat")
     for i in range(7):  # more than the 5 per 10 s a connection may send
         chat(black, f"message {i}")
     expect(black.locator("#chat-players .chat-error")).not_to_be_empty()
@@ -206,8 +206,10 @@ def test_a_timed_game_without_first_moves_aborts(open_page: OpenPage, short_serv
     # A player may abort too, while a first move is missing.
     created = abalone_game(short_server, clock={"base": 60, "increment": 0})
     black = open_page(short_server.base + created["url"])
+    white = open_page(short_server.base + created["seats"][1]["url"])
     my_turn(black)
     black.click("#abort")
+    expect(white.locator("#result-box")).to_contain_text("Game aborted")
     expect(black.locator("#result-box")).to_contain_text("Game aborted")
 
 
@@ -308,13 +310,11 @@ def test_replay_ply_links_icons_and_hover(open_page: OpenPage, server: Server, s
 def test_mute_is_remembered(open_page: OpenPage, server: Server) -> None:
     created = abalone_game(server)
     black = open_page(server.base + created["url"])
-    my_turn(black)
     mute = black.locator("#mute")
     expect(mute).to_have_attribute("aria-pressed", "true")
     mute.click()
     expect(mute).to_have_attribute("aria-pressed", "false")
     black.reload()
-    my_turn(black)
     expect(black.locator("#mute")).to_have_attribute("aria-pressed", "false")
 
 
@@ -369,6 +369,7 @@ def test_move_latency_between_two_browsers(open_page: OpenPage, server: Server) 
     created = abalone_game(server)
     pages = [open_page(server.base + created["url"]), open_page(server.base + created["seats"][1]["url"])]
     for page in pages:
+        page.wait_for_selector("#moves")
         page.evaluate("""() => {
             window.clicks = []; window.arrivals = [];
             document.addEventListener('click', (e) => {

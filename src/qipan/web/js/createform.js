@@ -133,7 +133,7 @@ function optionField(root, opt, base) {
   let input;
   if (opt.choices && opt.choices.length) {
     input = h("select", { name, "data-option": opt.name, onchange: (e) => onchange(opt.choices.find((c) => String(c) === e.target.value)) });
-    fillChoices(input, opt.name, opt.choices, opt.default, null);
+    fillChoices(input, opt, opt.choices, opt.default, null);
   } else if (type === "int" || type === "float") {
     input = h("input", {
       type: "number", name, value: opt.default, min: opt.minimum ?? undefined, max: opt.maximum ?? undefined,
@@ -146,11 +146,17 @@ function optionField(root, opt, base) {
   return h("label", { class: "field" }, h("span", { text: label }), input, h("small", { text: help }));
 }
 
+/** Whether an option's digit choices are seats (/api/meta says so, or they look like "0", "1"). */
+function isSeatOption(opt) {
+  return opt.seat ?? (opt.type === "str" && (opt.choices || []).some((c) => /^\d$/.test(c)));
+}
+
 /** The <option>s of a choice: a seat number reads as that seat's side ("Player 1", "甲"). */
-function fillChoices(select, option, choices, current, info) {
+function fillChoices(select, opt, choices, current, info) {
+  const seats = isSeatOption(opt);
   clear(select).append(...choices.map((c) => {
-    const seat = typeof c === "string" && /^\d$/.test(c) ? Number(c) : null;
-    const text = seat === null ? choiceLabel(state.game.name, option, c)
+    const seat = seats && /^\d+$/.test(String(c)) ? Number(c) : null;
+    const text = seat === null ? choiceLabel(state.game.name, opt.name, c)
       : info ? sideName(info.player_names[seat] ?? `player ${seat + 1}`) : t("meta.side.player", { n: seat + 1 });
     return h("option", { value: String(c), selected: String(c) === String(current), text });
   }));
@@ -167,7 +173,7 @@ function applyChoices(root, info) {
     select.dataset.shown = key;
     const current = info.options?.[opt.name] ?? select.value;
     const focused = document.activeElement === select;
-    fillChoices(select, opt.name, allowed, current, info);
+    fillChoices(select, opt, allowed, current, info);
     if (focused) select.focus();
   }
 }

@@ -10,6 +10,7 @@ export class OffersView {
     this.previous = null; // the last update's offers, ply and result
     this.withdrawn = new Set(); // offers this page withdrew (not "declined" when they vanish)
     this.answered = new Set(); // offers this page accepted or declined
+    this.allowed = new Set(); // offers this seat has been allowed to make at some point
     this.key = null;
     this.list = h("div", { class: "offers-list" });
     this.note = h("p", { class: "offer-note", role: "status", id: "offer-note" });
@@ -52,11 +53,14 @@ export class OffersView {
     if (can.abort) {
       row.append(button("abort", t("game.abort"), true, () => this.send({ type: "abort" }), "danger"));
     }
-    if ("takeback" in can) {
+    // A game that never allows an offer (no takebacks in Sheng-Ke, no draws in Abalone's rules
+    // with three players...) shows no button for it: a button appears once it is first allowed.
+    for (const kind of ["takeback", "draw"]) if (can[kind]) this.allowed.add(kind);
+    if (this.allowed.has("takeback")) {
       row.append(button("offer-takeback", t("game.offerTakeback"), can.takeback && !this.mine(offers, "takeback"),
         () => this.offer("takeback")));
     }
-    if ("draw" in can) {
+    if (this.allowed.has("draw")) {
       row.append(button("offer-draw", t("game.offerDraw"), can.draw && !this.mine(offers, "draw"),
         () => this.offer("draw")));
     }

@@ -370,6 +370,8 @@ class GamePage {
       st.textContent = t("game.replayStatus", { ply: this.replay.ply, n: this.replay.moves.length });
     } else if (m.result) {
       st.textContent = resultText(m.result, (i) => this.seatName(i));
+    } else if ((m.seats || []).some((s) => s.kind === "human" && s.claimed === false)) {
+      st.textContent = t("game.waitingSeats");
     } else if (m.to_move === "chance") {
       st.textContent = t("game.chance");
     } else if (interactive) {
