@@ -171,6 +171,37 @@ def budget(agent: Agent, seconds: float | None) -> Agent:
     return agent
 
 
+def choose_within(agent: Agent, seconds: float | None, game: Game[Any, Any], view: Mapping[str, Any],
+                  rng: random.Random) -> Any:
+    """``agent.choose(game, view, rng)`` thinking at most about ``seconds`` (None: its own budget),
+    e.g. to stay within a clock. A search agent with a time limit gets the smaller of the two; one
+    that searches to a depth or a number of iterations gets ``seconds`` as a time limit for this
+    decision (so it stops early, never later). Other agents (greedy, memory, Sheng-Ke's turn search,
+    whose time limit would mean *more* deals) are left as they are: they are quick."""
+    changed: list[tuple[Any, float | None]] = []
+    if seconds is not None:
+        _cap(agent, max(seconds, 0.01), changed)
+    try:
+        return agent.choose(game, view, rng)
+    finally:
+        for searcher, limit in changed:
+            searcher.time_limit = limit
+
+
+def _cap(agent: Any, seconds: float, changed: list[tuple[Any, float | None]]) -> None:
+    if isinstance(agent, Blend):
+        _cap(agent.strong, seconds, changed)
+        _cap(agent.weak, seconds, changed)
+        return
+    if not hasattr(agent, "time_limit"):
+        return
+    limit = agent.time_limit
+    if limit is None and not (hasattr(agent, "depth") or hasattr(agent, "iterations")):
+        return
+    changed.append((agent, limit))
+    agent.time_limit = seconds if not limit else min(limit, seconds)
+
+
 def play_out(game: Game[Any, Any], agents: Sequence[Agent], rng: random.Random, state: Any = None) -> Any:
     """Play to the end with ``agents[p]`` deciding for seat ``p`` from its view only, every
     agent observing its view after every action; chance is drawn with ``rng``. The final state.

@@ -40,7 +40,7 @@ class Game(ABC, Generic[S, A]):
 
     Class attributes describe the game for the registry and the front ends:
     ``name`` (registry id), ``title``, ``variants`` (the first is the default), ``options``,
-    ``perfect_information`` and ``public_history``.
+    ``perfect_information``, ``public_history`` and ``draws``.
     """
 
     name: ClassVar[str]
@@ -51,6 +51,9 @@ class Game(ABC, Generic[S, A]):
     public_history: ClassVar[bool] = True
     """False when remembering the moves is part of the game (Tellstones): the server sends no move
     history while it is played, only the newest move, and the whole record once it is over."""
+    draws: ClassVar[bool] = False
+    """Whether the rules can end a game drawn; two-player games of such rules allow draw offers
+    (docs/server.md, "Takebacks and draws")."""
 
     def __init__(self, variant: str | None = None, options: Mapping[str, object] | None = None):
         names = [v.name for v in self.variants]
@@ -82,7 +85,8 @@ class Game(ABC, Generic[S, A]):
         return f"player {player + 1}"
 
     def time_limit(self) -> float | None:
-        """Seconds on each player's clock, or None when the game is untimed."""
+        """Seconds on each player's clock by the game's own options (None: none); a match with
+        no :class:`qipan.core.clock.TimeControl` of its own uses it, with no increment."""
         return None
 
     def __repr__(self) -> str:

@@ -260,6 +260,35 @@ class Match:
         if left is not None:
             self.clock_reset = Reset(ply, now, tuple(left))
 
+    def takeback_ply(self, player: int) -> int:
+        """Where a takeback asked by ``player`` returns to: before their last decision (everything
+        after it is taken back too). GameError saying why when it is not allowed: takebacks are for
+        two-player games of perfect information, and never undo a chance outcome (a roll, a deal).
+
+        >>> import qipan
+        >>> match = Match(qipan.load("abalone"), seed=1)
+        >>> match.play("a1b2"); match.play("i5h5")
+        >>> match.takeback_ply(0), match.takeback_ply(1)
+        (0, 1)
+        """
+        game = self.game
+        if game.num_players != 2:
+            raise GameError("takebacks are for two-player games only")
+        if not game.perfect_information:
+            raise GameError(f"{game.title} has hidden information: a takeback would undo what was seen")
+        if self.over:
+            raise GameError("the game is over")
+        last = next((ply for ply in range(len(self.moves) - 1, -1, -1) if self.moves[ply].player == player), None)
+        if last is None:
+            raise GameError("you have made no move to take back")
+        if any(move.player == "chance" for move in self.moves[last:]):
+            raise GameError("a takeback here would undo a roll of the dice or a deal")
+        return last
+
+    def draw_allowed(self) -> bool:
+        """Whether the players may agree a draw: a two-player game whose rules can end drawn."""
+        return self.game.num_players == 2 and self.game.draws and not self.over
+
     def _pop(self) -> None:
         self.chance_events -= self.moves.pop().player == "chance"
         self.states.pop()

@@ -54,10 +54,13 @@ class Request:
     """The key of the AI's generator for this move (:func:`qipan.core.chance.event_key`)."""
     forget: tuple[str, ...] = ()
     """Agents the worker may drop first (their games are over)."""
+    think: float | None = None
+    """Seconds the agent may think (its clock; :func:`qipan.ai.agent.choose_within`), or None."""
 
 
 def _worker(conn: Connection) -> None:
     from qipan.ai import make_agent
+    from qipan.ai.agent import choose_within
     from qipan.core import load
     from qipan.core.chance import KeyedRandom
 
@@ -86,7 +89,7 @@ def _worker(conn: Connection) -> None:
             agents.move_to_end(request.key)
             while len(agents) > MAX_AGENTS:
                 agents.popitem(last=False)
-            conn.send(("ok", agent.choose(game, request.view, KeyedRandom(request.rng_key))))
+            conn.send(("ok", choose_within(agent, request.think, game, request.view, KeyedRandom(request.rng_key))))
         except Exception as exc:  # the server logs it and plays a random move instead
             agents.pop(request.key, None)
             conn.send(("error", f"{type(exc).__name__}: {exc}"))

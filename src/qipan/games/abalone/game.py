@@ -78,14 +78,16 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
 
     name = "abalone"
     title = "Abalone"
+    draws = True  # by repetition or the quiet-move limit
     variants = (
         Variant("standard", "the classic start: each side in three rows"),
         Variant("belgian-daisy", "two 'daisies' per side, marbles meeting from the start"),
         Variant("german-daisy", "daisies pulled towards the centre"),
     )
     options = (
-        Option("time_limit", 0, "seconds on each player's clock (at most a week); 0 = untimed; "
-               "running out loses", minimum=0, maximum=MAX_TIME_LIMIT),
+        Option("time_limit", 0, "seconds on each player's clock, no increment (at most a week); 0 = untimed; "
+               "running out loses; a clock chosen when the game is made replaces it", minimum=0,
+               maximum=MAX_TIME_LIMIT),
         Option("repetition_draw", False, "draw when the same position occurs a third time"),
         Option("quiet_move_limit", 0, "draw after this many moves with no marble pushed out; 0 = off",
                minimum=0, maximum=10_000),
@@ -110,6 +112,8 @@ class Abalone(Game[AbaloneState, AbaloneMove]):
         return PLAYERS[player]
 
     def time_limit(self) -> float | None:
+        """The ``time_limit`` option: a match without a clock of its own gets
+        ``TimeControl(time_limit, 0)`` (:class:`qipan.core.match.Match`)."""
         return float(self.config["time_limit"]) or None
 
     # -- protocol ------------------------------------------------------------------------------

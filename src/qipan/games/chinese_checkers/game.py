@@ -91,6 +91,7 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
 
     name = "chinese-checkers"
     title = "Chinese Checkers"
+    draws = True  # by the move limit, or equal captures
     variants = (
         Variant("standard", "race all your pieces into the opposite point (Sternhalma)"),
         Variant(

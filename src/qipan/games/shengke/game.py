@@ -77,6 +77,7 @@ class ShengKe(Game[State, Action]):
 
     name = "shengke"
     title = "生剋棋 Sheng-Ke"
+    draws = True  # equal totals
     perfect_information = False
     variants = (Variant("standard", "the post's rules: 20 turns, +2 cards for the first player"),)
     options = (
