@@ -9,9 +9,10 @@ export const MAX_CHAT = 300; // characters, as the server allows
 const ERROR_WINDOW = 3000; // ms after a send in which an error is taken to be about it
 
 export class ChatView {
-  /** ``send(message)`` → false when not connected; ``swatch(seat)`` → a colour or null. */
-  constructor(host, { seat, send, swatch, sideOf, tableTalk }) {
-    Object.assign(this, { host, seat, send, swatch, sideOf, tableTalk });
+  /** ``send(message)`` → false when not connected; ``swatch(seat)`` → a colour or null;
+   * ``sideOf(seat)`` → the seat's side; ``nameFor(message)`` → the name to show. */
+  constructor(host, { seat, send, swatch, sideOf, nameFor, tableTalk }) {
+    Object.assign(this, { host, seat, send, swatch, sideOf, nameFor, tableTalk });
     this.messages = new Map(); // n → message
     this.panels = {};
     this.sent = null; // {text, at} of the last message sent and not yet seen back
@@ -98,7 +99,7 @@ export class ChatView {
       const side = seat === null ? t("game.spectator") : this.sideOf(seat);
       node.append(h("li", { "data-n": m.n },
         colour ? h("span", { class: "swatch", style: `background:${colour}` }) : null,
-        h("span", { class: "who", title: side || undefined, text: `${m.name || side}:` }), " ",
+        h("span", { class: "who", title: side || undefined, text: `${this.nameFor(m)}:` }), " ",
         h("span", { class: "text", text: m.text })));
     }
     if (!shown.length) node.append(h("li", { class: "empty", text: t("game.chatEmpty") }));

@@ -10,16 +10,16 @@ import { api, gameMeta } from "./api.js";
 import { absolute, clear, h, icon, iconButton, linkRow, PALETTE, toast } from "./dom.js";
 import { ChatView } from "./chat.js";
 import { ClockView } from "./clockview.js";
+import { gameTitle, sideName, variantName } from "./gamewords.js";
 import { t } from "./i18n.js";
 import { tabSaysYourTurn } from "./notify.js";
+import { currentName, onNameChange } from "./names.js";
 import { OffersView } from "./offers.js";
 import { fragment, plyFromHash, recordMoves, Replay } from "./replay.js";
 import { resultText } from "./result.js";
 import { defaultSeat, forgetSeat, held, keepInvites, keepSeat, parseFragment, tokenFor } from "./seats.js";
 import { GameSocket, helloFor, socketUrl } from "./socket.js";
 import * as sound from "./sound.js";
-
-const NAME_KEY = "qipan.name"; // the nickname this browser uses (set in the lobby)
 
 export async function showGame(app, id) {
   const wantedPly = plyFromHash(location.hash);
@@ -32,7 +32,8 @@ export async function showGame(app, id) {
     throw err;
   }
   if (info.status === "unavailable") return unavailable(app, info.reason || info.error || "");
-  const meta = (await gameMeta(info.game)) || { name: info.game, title: info.game, levels: [] };
+  const found = (await gameMeta(info.game)) || { name: info.game, title: info.game, levels: [] };
+  const meta = { ...found, title: gameTitle(info.game, found.title) };
   let board;
   try {
     board = await import(`/static/boards/${info.game}.js`);
@@ -136,7 +137,7 @@ class GamePage {
     const side = h("aside", { class: "side" },
       h("section", { class: "panel game-head" },
         h("div", { class: "head-row" }, h("h2", { text: this.meta.title }), tools),
-        h("div", { class: "sub" }, this.info.variant || "standard", " · ",
+        h("div", { class: "sub" }, variantName(this.info.game, this.info.variant || "standard"), " · ",
           h("a", { href: rulesHref, target: "_blank", id: "rules-link" }, t("game.rules")), " · ",
           h("a", { href: "/" }, t("game.lobby"))),
         this.seat === null ? h("div", { class: "sub", id: "watching", text: t("game.watching") }) : null),
@@ -156,7 +157,7 @@ class GamePage {
     this.offers = new OffersView(e.offers, { seat: this.seat, send, nameOf });
     this.chat = new ChatView(e.chat, {
       seat: this.seat, send, tableTalk: this.tableTalk,
-      swatch: (i) => this.seatColor(i), sideOf: (i) => this.seatSide(i),
+      swatch: (i) => this.seatColor(i), sideOf: (i) => this.seatSide(i), nameFor: (m) => this.chatName(m),
     });
     if (this.seat !== null) {
       e.controls.append(h("button", {
@@ -170,7 +171,7 @@ class GamePage {
   }
 
   start() {
-    this.socket = new GameSocket(socketUrl(this.id), helloFor(this.seat, this.token, localStorage.getItem(NAME_KEY)), {
+    this.socket = new GameSocket(socketUrl(this.id), helloFor(this.seat, this.token, currentName()), {
       onMessage: (m) => this.receive(m),
       onState: (st) => {
         this.els.banner.hidden = st === "open" || !this.msg;
@@ -178,6 +179,8 @@ class GamePage {
       },
       onFatal: (code, reason) => this.refused(code, reason),
     });
+    // A new nickname reaches the server in the hello of a new connection.
+    onNameChange((name) => this.socket.reconnect(helloFor(this.seat, this.token, name)));
     this.ticker = setInterval(() => this.clocks.tick(), 100);
     this.hashed = () => this.followHash();
     window.addEventListener("hashchange", this.hashed);
@@ -325,15 +328,24 @@ class GamePage {
     if (resign) resign.disabled = !!m.result || !live;
   }
 
+  /** Who plays seat ``i``: their nickname, else the side in this page's language. */
   seatName(i) {
-    const seats = this.msg?.seats || this.info.seats || [];
-    return seats[i]?.name ?? t("game.player", { n: i + 1 });
+    const s = (this.msg?.seats || this.info.seats || [])[i];
+    if (!s) return t("game.player", { n: i + 1 });
+    return s.side && s.name !== s.side ? s.name : sideName(s.side ?? s.name);
   }
 
-  /** The game's name for seat ``i`` ("Black"), when the server says it. */
+  /** The game's name for seat ``i`` ("black", "黑方"), when the server says it. */
   seatSide(i) {
-    const seats = this.msg?.seats || this.info.seats || [];
-    return seats[i]?.side ?? "";
+    const s = (this.msg?.seats || this.info.seats || [])[i];
+    return s?.side ? sideName(s.side) : "";
+  }
+
+  /** The name a chat message shows: the nickname it was sent under, a seat's side translated. */
+  chatName(m) {
+    if (typeof m.seat !== "number") return m.name || t("game.spectator");
+    const s = (this.msg?.seats || this.info.seats || [])[m.seat];
+    return !m.name || m.name === s?.side ? this.seatName(m.seat) : m.name;
   }
 
   seatColor(i) {
@@ -348,11 +360,12 @@ class GamePage {
     seats.forEach((s, i) => {
       const clock = m.clocks ? h("span", { class: "clock", "data-clock": i }) : null;
       const sc = score(m.view, i);
-      const side = s.side && s.side !== s.name ? s.side : null;
+      const side = this.seatSide(i);
+      const name = this.seatName(i);
       this.els.players.append(h("div", { class: `player${m.to_move === i && !m.result ? " to-move" : ""}`, "data-seat": i },
         h("span", { class: "swatch", style: `background:${this.seatColor(i)}` }),
-        h("span", { class: "pname", text: s.name, title: side ? `${s.name} (${side})` : s.name }),
-        side ? h("span", { class: "tag side", text: side }) : null,
+        h("span", { class: "pname", text: name, title: side && side !== name ? `${name} (${side})` : name }),
+        side && side !== name ? h("span", { class: "tag side", text: side }) : null,
         i === this.seat ? h("span", { class: "tag you", text: t("game.you") }) : null,
         s.kind === "ai" ? h("span", { class: "tag", text: `AI ${s.level || ""}`.trim() }) : null,
         s.kind === "human" && s.claimed === false ? h("span", { class: "tag invited", text: t("game.invited") }) : null,
@@ -417,8 +430,8 @@ class GamePage {
         onclick: () => this.replay.goto(ply) }, ...body);
     };
     if (paired) {
-      const heading = (mv) => h("span", { class: "mh", text: mv ? this.seatName(mv.player) : "" });
-      node.append(h("span", { class: "nh" }), heading(moves[0]), heading(moves[1]));
+      const heading = (seat) => h("span", { class: "mh", text: this.seatName(seat) });
+      node.append(h("span", { class: "nh" }), heading(moves[0].player), heading(moves[1]?.player ?? 1 - moves[0].player));
       for (let i = 0; i < moves.length; i += 2) {
         node.append(h("span", { class: "n", text: `${i / 2 + 1}.` }), entry(moves[i], i),
           moves[i + 1] ? entry(moves[i + 1], i + 1) : h("span", { class: "m" }));

@@ -57,6 +57,12 @@ export class GameSocket {
     ws.onerror = () => ws.close();
   }
 
+  /** Connect again with a new hello (a new nickname, say). */
+  reconnect(hello) {
+    this.hello = hello;
+    if (this.ws && !this.closed) this.ws.close();
+  }
+
   get ready() {
     return this.ws && this.ws.readyState === WebSocket.OPEN;
   }
