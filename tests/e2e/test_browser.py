@@ -175,8 +175,11 @@ def test_invitations_claimed_and_replaced_and_a_seat_moved_to_another_device(
 def test_abalone_clocks_broadside_and_rules_link(open_page: OpenPage, server: Any, shots: Any) -> None:
     black = open_page(server.base + "/?game=abalone")
     black.wait_for_selector('.seat-row[data-seat="1"]')
-    black.fill('input[name="opt-time_limit"]', "300")
-    black.press('input[name="opt-time_limit"]', "Tab")
+    # The lobby's clock choice replaced Abalone's time_limit field: a custom 5+0.
+    black.click('[data-clock="custom"]')
+    black.fill('input[name="clock-minutes"]', "5")
+    black.fill('input[name="clock-increment"]', "0")
+    black.press('input[name="clock-increment"]', "Tab")
     black.click('.seat-row[data-seat="1"] [data-kind="human"]')
     black.click("#create-game")
     black.click("#play-first")

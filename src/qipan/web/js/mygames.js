@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { gameTitle, seatLabel, variantName } from "./gamewords.js";
 import { t } from "./i18n.js";
+import { resultText } from "./result.js";
 import { defaultSeat, held } from "./seats.js";
 
 const SEATS_PREFIX = "qipan.game.";
@@ -112,27 +113,8 @@ export function myGamesPanel() {
   return { node, refresh };
 }
 
-/** A finished game's result in this language: who won, or how it ended. */
+/** A finished game's result in this language, its seats by nickname or side. */
 export function resultLine(summary) {
-  const result = summary.result;
-  if (!result) return "";
   const seats = summary.seats || [];
-  const nameOf = (i) => (seats[i] ? seatLabel({ ...seats[i], claimed: true }) : t("meta.side.player", { n: i + 1 }));
-  const returns = Array.isArray(result.returns) ? result.returns : [];
-  switch (result.reason) {
-    case "aborted": return t("game.result.aborted");
-    case "agreement": return t("game.result.agreement");
-    case "move limit": return t("game.result.moveLimit");
-    default: break;
-  }
-  if (!returns.length) return result.text || "";
-  const best = Math.max(...returns);
-  if (returns.every((r) => r === best)) return t("game.result.draw");
-  const loser = Number.isInteger(result.loser) ? result.loser
-    : returns.length === 2 ? returns.indexOf(Math.min(...returns)) : null;
-  if (loser !== null && result.reason === "resign") return t("game.result.resign", { name: nameOf(loser) });
-  if (loser !== null && result.reason === "time") return t("game.result.time", { name: nameOf(loser) });
-  if (loser !== null && result.reason === "abandoned") return t("game.result.abandoned", { name: nameOf(loser) });
-  const winners = returns.flatMap((r, i) => (r === best ? [nameOf(i)] : []));
-  return t("game.result.wins", { name: winners.join(", ") });
+  return resultText(summary.result, (i) => (seats[i] ? seatLabel({ ...seats[i], claimed: true }) : t("meta.side.player", { n: i + 1 })));
 }
