@@ -2,7 +2,7 @@
 // Click one of your pieces to see where each die takes it, then a highlighted cell or a button.
 import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
-import { activate, dieFace, runAnimations, slideFrom } from "./kit.js";
+import { activate, dieFace, runAnimations, seatLabel, slideFrom } from "./kit.js";
 
 const COLORS = ["#d9382b", "#2d6fdc", "#2f9e44", "#e7b416"];
 const R = 200;
@@ -29,7 +29,7 @@ export function score(view, i) {
   return t("kg.home", { n: view.finished[i], total: view.version === 2 ? 3 : 1 });
 }
 
-const who = (m, i) => m?.seats?.[i]?.name ?? t("game.player", { n: i + 1 });
+const who = seatLabel;
 const cellName = (n) => NAMES[n] ?? String(n);
 
 /** One log line from the server's event code (games/kelighine/log.py), in the page's language. */
@@ -205,14 +205,14 @@ export function create(host, extra, { seat }) {
         const g = cellNode(cell, s("path", { d: sector(centreAngle(cell) + turn, half, r0, r1), fill: tint(cell, base), stroke: "#5b4a32", "stroke-width": 1.5 }));
         if (indirect.has(cell)) g.append(s("path", { d: sector(centreAngle(cell) + turn, half - 1.5, r0 + 0.015, r1 - 0.015), fill: "url(#kg-hatch)", "pointer-events": "none" }));
         const [x, y] = where(cell);
-        g.append(s("text", { x, y: y + (r1 - r0) * R * 0.42, "text-anchor": "middle", "font-size": 12, fill: n % 2 ? "#6a5a40" : "#e0d3b3", text: cell }));
+        g.append(s("text", { x, y: y + (r1 - r0) * R * 0.44, "text-anchor": "middle", "font-size": 17, fill: n % 2 ? "#6a5a40" : "#e0d3b3", text: cell }));
         svg.append(g);
       }
     }
     svg.querySelector("defs").append(s("pattern", { id: "kg-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
       s("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#b5462f", "stroke-width": 2, opacity: 0.55 })));
     svg.append(cellNode("J", s("circle", { cx: 0, cy: 0, r: 0.2 * R, fill: "#f6e7b5", stroke: "#5b4a32", "stroke-width": 2 })));
-    svg.append(s("text", { x: 0, y: 0.16 * R, "text-anchor": "middle", "font-size": 14, fill: "#6a5a40", text: "J" }));
+    svg.append(s("text", { x: 0, y: 0.17 * R, "text-anchor": "middle", "font-size": 18, fill: "#6a5a40", text: "J" }));
     for (const cell of Object.keys(OUTER)) {
       const start = STARTS.includes(cell);
       const [x, y] = where(cell);
@@ -222,7 +222,7 @@ export function create(host, extra, { seat }) {
       const g = cellNode(cell, shape);
       const owner = (v.starts || []).indexOf(cell);
       if (owner >= 0) g.append(s("rect", { x: x - 0.13 * R, y: y - 0.09 * R, width: 0.26 * R, height: 0.035 * R, rx: 3, fill: COLORS[owner], "pointer-events": "none" }));
-      g.append(s("text", { x, y: y + 0.075 * R, "text-anchor": "middle", "font-size": 13, fill: "#5b4a32", text: cell }));
+      g.append(s("text", { x, y: y + 0.08 * R, "text-anchor": "middle", "font-size": 17, fill: "#5b4a32", text: cell }));
       svg.append(g);
     }
     // The last turn's moves: arrows along the ring (solid) and pushes (dashed), under the pieces.
@@ -378,6 +378,7 @@ export function create(host, extra, { seat }) {
     render(msg, ctx) {
       if (ctx.fresh || !ctx.interactive) selected = null;
       last = { msg, ctx };
+      svg.dataset.interactive = String(!!ctx.interactive); // false while a move is on its way
       draw();
     },
   };

@@ -6,6 +6,8 @@
 // groups (a CSS translate in an SVG element's user units) and are skipped entirely when the
 // reader asked for reduced motion.
 import { h, s } from "../js/dom.js";
+import { sideName } from "../js/gamewords.js";
+import { t } from "../js/i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -234,4 +236,12 @@ export function activate(node, label, action) {
     action();
   });
   return node;
+}
+
+/** Who plays seat ``i`` of an update or replay frame: the nickname, else the side in the page's
+ * language (as the players panel says it). */
+export function seatLabel(msg, i) {
+  const seat = msg?.seats?.[i];
+  if (!seat) return t("game.player", { n: Number(i) + 1 });
+  return seat.side && seat.name !== seat.side ? seat.name : sideName(seat.side ?? seat.name);
 }

@@ -263,11 +263,11 @@ export function create(host, extra, { seat }) {
       h("td", { text: String((p.discard || []).length) }),
       h("td", { text: String(p.on_field) })));
     const events = (v.events || []).map((e) => h("li", { "data-kind": e.kind, text: eventText(e) }));
-    clear(tableBox).append(h("header", {}, h("span", { text: t("sk.turnOf", { n: Math.min((v.turn ?? 0) + 1, v.turns), total: v.turns }) }),
+    clear(tableBox).append(...[h("header", {}, h("span", { text: t("sk.turnOf", { n: Math.min((v.turn ?? 0) + 1, v.turns), total: v.turns }) }),
       h("span", { class: "actions" }, dice, (v.todo || []).length ? h("span", { class: "hint", text: t("sk.toPlace", { elements: v.todo.map((e) => ELEMENTS[e]?.cn || e).join(" ") }) }) : null)),
     h("table", { class: "list" }, h("tr", {}, ["sk.colPlayer", "sk.colHand", "sk.colDecks", "sk.colDiscard", "sk.colField"].map((k) => h("th", { text: t(k) }))), rows),
     events.length ? h("div", { class: "body" }, h("strong", { class: "hint", text: t("sk.lastEvents") }), h("ul", { class: "sk-events" }, events)) : null,
-    h("p", { class: "hint", style: "padding:0 .7rem", text: `${t("sk.bonus", { n: v.first_bonus })} · ${t("sk.cycles")}` }));
+    h("p", { class: "hint", style: "padding:0 .7rem", text: `${t("sk.bonus", { n: v.first_bonus })} · ${t("sk.cycles")}` })].filter(Boolean));
   }
 
   function drawLegend() {
@@ -291,6 +291,7 @@ export function create(host, extra, { seat }) {
       if (ctx.fresh || !ctx.interactive) selected = null;
       follow(msg);
       last = { msg, ctx };
+      svg.dataset.interactive = String(!!ctx.interactive); // false while a move is on its way
       draw();
     },
   };

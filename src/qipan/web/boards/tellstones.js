@@ -3,7 +3,7 @@
 // Symbols are SVG paths (fonts rarely have a shield, hammer or scale glyph).
 import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
-import { activate, flipIn, runAnimations, slideFrom } from "./kit.js";
+import { activate, flipIn, runAnimations, seatLabel, slideFrom } from "./kit.js";
 
 const SYMBOLS = ["crown", "shield", "sword", "flag", "knight", "hammer", "scale"];
 // 24×24 paths, drawn filled.
@@ -23,6 +23,8 @@ const ROW = 3.05 * U; // one line, its slot numbers, the pool and the stone name
 const BOARD_WORDS = new Set(["place", "hide", "swap", "peek", "challenge"]);
 
 export const aspect = W / ROW;
+/** Room kept beside the board's height (rem): the wide table stays a comfortable size on a desktop. */
+export const reserve = 32;
 
 function teamOf(view, i) {
   const team = (view?.teams || []).findIndex((members) => members.includes(i));
@@ -39,7 +41,7 @@ export function score(view, i) {
 }
 
 const stoneName = (name) => (SYMBOLS.includes(name) ? t(`ts.${name}`) : name);
-const who = (m, i) => m?.seats?.[i]?.name ?? t("game.player", { n: Number(i) + 1 });
+const who = seatLabel;
 
 /** The last decision in words: "player 2 hid the stone on 3". */
 function actionText(last, m) {
@@ -147,6 +149,7 @@ export function create(host, extra) {
     svg.setAttribute("viewBox", `0 0 ${W} ${nLines * ROW}`);
     host.style.setProperty("--board-aspect", String(W / (nLines * ROW)));
     clear(svg);
+    svg.append(s("rect", { x: 0, y: 0, width: W, height: nLines * ROW, rx: 22, fill: "#3a2f25" }));
     const placeTargets = new Set(selected?.pool ? legal.filter((x) => x.startsWith(`place ${selected.pool} `)).map((x) => x.split(" ")[2]) : []);
     const swapTargets = new Set(selected?.slot ? legal.filter((x) => x.startsWith("swap ") && x.split(" ").includes(selected.slot)).map((x) => x.split(" ").slice(1).find((y) => y !== selected.slot)) : []);
     const lastSlots = new Set(touched(v.last?.action));
@@ -190,7 +193,7 @@ export function create(host, extra) {
         if (legal.length && (name || placeTargets.has(lab))) activate(g, text, () => choose(g));
         svg.append(g);
       });
-      svg.append(s("text", { x: 0.1 * U, y: y0 + 1.78 * U, "font-size": 18, fill: "#9a9794", class: "ts-pool-caption", text: nLines > 1 ? t("ts.poolOf", { line: "ab"[li] }) : t("ts.pool") }));
+      svg.append(s("text", { x: 0.2 * U, y: y0 + 1.8 * U, "font-size": 20, fill: "#e8dcc4", class: "ts-pool-caption", text: nLines > 1 ? t("ts.poolOf", { line: "ab"[li] }) : t("ts.pool") }));
       const pool = v.pools[li] || [];
       SYMBOLS.forEach((name, i) => {
         const x = (i + 0.6) * U, y = y0 + 2.25 * U;
@@ -199,7 +202,7 @@ export function create(host, extra) {
         const canPlace = legal.some((x2) => x2.startsWith(`place ${name} `) && (nLines === 1 || x2.split(" ")[2][0] === "ab"[li]));
         const g = s("g", { "data-pool": name, "data-line": String(li), class: `ts-pool${canPlace ? " clickable" : ""}` }, s("title", { text: t("ts.poolStone", { stone: stoneName(name) }) }));
         g.append(s("circle", { cx: x, cy: y, r: 0.47 * U, fill: "transparent" }), stone(x, y, 0.4 * U, name, { small: true }),
-          s("text", { x, y: y0 + 2.93 * U, "text-anchor": "middle", "font-size": 19, fill: "#d8d4cc", class: "ts-stone-name", text: stoneName(name) }));
+          s("text", { x, y: y0 + 2.93 * U, "text-anchor": "middle", "font-size": 20, fill: "#f1e7d3", class: "ts-stone-name", text: stoneName(name) }));
         if (selected?.pool === name && selected.line === String(li)) g.append(s("circle", { cx: x, cy: y, r: 0.46 * U, fill: "none", stroke: "#f1c40f", "stroke-width": 5, class: "selected" }));
         if (canPlace) activate(g, t("ts.poolStone", { stone: stoneName(name) }), () => choose(g));
         svg.append(g);
@@ -262,6 +265,7 @@ export function create(host, extra) {
     render(msg, ctx) {
       if (ctx.fresh || !ctx.interactive) selected = null;
       last = { msg, ctx };
+      svg.dataset.interactive = String(!!ctx.interactive); // false while a move is on its way
       draw();
     },
   };
