@@ -13,6 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from qipan.ai.arena import ArenaSpec, GameResult, check, elo, run, summarise, summary_of
+from qipan.cli.numbers import number_option, whole_option
+from qipan.cli.seats import rules_options
 from qipan.core.errors import GameError
 from qipan.core.options import parse_option_assignments
 
@@ -64,22 +66,22 @@ def arena_command(
     a: Annotated[str, typer.Option("--a", help="agent A: random or a level (easy, medium, hard; "
                                                  "`qipan games` lists every game's)")],
     b: Annotated[str, typer.Option("--b", help="agent B: random or a level")],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="number of games")] = 20,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes")] = 1,
+    games: Annotated[int, whole_option("--games", "-n", help="number of games", minimum=1)] = 20,
+    jobs: Annotated[int, whole_option("--jobs", "-j", help="worker processes", minimum=1)] = 1,
     time_per_move: Annotated[
-        float | None, typer.Option("--time-per-move", "-t", min=0.01,
-                                   help="seconds per move for search agents (replaces their depth/iterations)")
+        float | None, number_option("--time-per-move", "-t", minimum=0.01,
+                                    help="seconds per move for search agents (replaces their depth/iterations)")
     ] = None,
     variant: Annotated[str | None, typer.Option("--variant", help="game variant")] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="seed of game 1; game i uses seed + i - 1")] = 0,
+    seed: Annotated[int, whole_option("--seed", help="seed of game 1; game i uses seed + i - 1")] = 0,
     max_moves: Annotated[
-        int, typer.Option("--max-moves", min=1, help="declare a draw after this many decisions")
+        int, whole_option("--max-moves", minimum=1, help="declare a draw after this many decisions")
     ] = 1000,
     random_opening: Annotated[
-        int, typer.Option("--random-opening", min=0, help="play this many random decisions first (game variety)")
+        int, whole_option("--random-opening", minimum=0, help="play this many random decisions first (game variety)")
     ] = 0,
     json_out: Annotated[Path | None, typer.Option("--json", help="write the full report as JSON here")] = None,
     records_dir: Annotated[
@@ -100,7 +102,7 @@ def arena_command(
     elif records_dir is None:
         records_dir = default_records_dir(game, a, b, seed)
     try:
-        options = parse_option_assignments(option or [])
+        options = rules_options(game, variant, parse_option_assignments(option or []))
         spec = ArenaSpec(
             game=game, a=a, b=b, variant=variant, options=tuple(options.items()), seed=seed,
             time_per_move=time_per_move, max_moves=max_moves, random_opening=random_opening,

@@ -34,6 +34,7 @@ def games_command() -> None:
     from rich.console import Console
 
     from qipan.ai import agent_levels
+    from qipan.cli.seats import describe
     from qipan.core.registry import game_class, game_names, load
 
     console = Console()
@@ -43,7 +44,7 @@ def games_command() -> None:
         console.print("  variants: " + ", ".join(v.name for v in cls.variants))
         console.print("  AI levels: " + ", ".join(agent_levels(load(name))))
         for option in cls.options:
-            console.print(f"  --{option.name.replace('_', '-')}: {option.describe()}")
+            console.print(f"  --{option.name.replace('_', '-')}: {describe(option)}")
 
 
 def main() -> None:

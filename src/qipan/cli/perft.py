@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
+from qipan.cli.numbers import whole_option
+from qipan.cli.seats import load_game
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.options import parse_option_assignments
-from qipan.core.registry import load
+
+MAX_DEPTH = 64
+"""Deepest perft asked for on the command line (deeper would never finish anyway)."""
 
 
 def perft(game: Game[Any, Any], state: Any, depth: int) -> int:
@@ -33,8 +37,8 @@ def perft(game: Game[Any, Any], state: Any, depth: int) -> int:
 
 
 def perft_command(
-    game: str = typer.Argument(..., help="game id, e.g. abalone"),
-    depth: int = typer.Option(..., "--depth", "-d", min=0, help="plies to search"),
+    game: Annotated[str, typer.Argument(help="game id, e.g. abalone")],
+    depth: Annotated[int, whole_option("--depth", "-d", help="plies to search", minimum=0, maximum=MAX_DEPTH)],
     variant: str | None = typer.Option(None, "--variant", help="variant name"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
     divide: bool = typer.Option(False, "--divide", help="also print the count below each first move"),
@@ -42,7 +46,7 @@ def perft_command(
     """Count leaf nodes of the legal-move tree and print the count and the time taken."""
     console = Console()
     try:
-        the_game = load(game, variant, parse_option_assignments(option))
+        the_game = load_game(game, variant, parse_option_assignments(option))
         state = the_game.initial_state()
         started = time.perf_counter()
         if divide and depth > 0:

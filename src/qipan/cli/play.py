@@ -18,6 +18,8 @@ from rich.panel import Panel
 
 from qipan.ai.agent import Agent, agent_levels, make_agent
 from qipan.cli.boards import renderer
+from qipan.cli.numbers import WholeNumber
+from qipan.cli.seats import load_game, shown
 from qipan.core.chance import event_rng
 from qipan.core.errors import GameError, choices_text
 from qipan.core.game import CHANCE, Game
@@ -186,9 +188,14 @@ def build_play_command(cls: type[Game[Any, Any]]) -> click.Command:
         flag = "--" + option.name.replace("_", "-")
         if isinstance(option.default, bool):
             params.append(click.Option([f"{flag}/--no-{flag[2:]}", option.name], default=None, help=option.help))
+        elif option.seat:  # counted from 1 here; checked against the variant's seats in the callback
+            choices = ", ".join(shown(option, c) for c in option.choices or ())
+            params.append(click.Option([flag, option.name], default=None,
+                                       help=f"{option.help} (seats count from 1: {choices}; "
+                                            f"default {shown(option, option.default)})"))
         else:
-            choices = click.Choice([str(c) for c in option.choices]) if option.choices else None
-            params.append(click.Option([flag, option.name], type=choices or str, default=None,
+            kind = click.Choice([str(c) for c in option.choices]) if option.choices else click.STRING
+            params.append(click.Option([flag, option.name], type=kind, default=None,
                                        help=f"{option.help} (default {option.default})"))
     for name in names:
         if name.isidentifier() and name.isalpha():
@@ -198,7 +205,7 @@ def build_play_command(cls: type[Game[Any, Any]]) -> click.Command:
         click.Option(["--seat"], multiple=True, help="SEAT=human|ai|ai:LEVEL; SEAT is a number from 1 or a name"),
         click.Option(["--level"], default="easy", show_default=True,
                      help=f"AI level for seats given as 'ai': {', '.join(agent_levels(default_game))}"),
-        click.Option(["--seed"], type=int, default=None, help="random seed (dice, shuffles, AI)"),
+        click.Option(["--seed"], type=WholeNumber(), default=None, help="random seed (dice, shuffles, AI)"),
         click.Option(["--practice"], is_flag=True, default=False,
                      help="practice mode: show memory aids where the game has them (never in rated play)"),
         click.Option(["--record"], type=click.Path(dir_okay=False), default=None,
@@ -209,7 +216,7 @@ def build_play_command(cls: type[Game[Any, Any]]) -> click.Command:
         console = Console()
         try:
             options = {o.name: kwargs[o.name] for o in cls.options if kwargs.get(o.name) is not None}
-            game = cls(variant=kwargs["variant"], options=options)
+            game = load_game(cls.name, kwargs["variant"], options)
             seats = [Seat("human") for _ in range(game.num_players)]
             players = [game.player_name(i) for i in range(game.num_players)]
             assignments = [(name, kwargs.get(f"seat_{name}")) for name in names]

@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from qipan.cli.boards import renderer
+from qipan.cli.numbers import whole_option
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE
 from qipan.core.record import Record
+from qipan.core.record_text import record_text
 
 
 def replay_command(
     record_file: Path = typer.Argument(..., exists=True, dir_okay=False, help="a qipan record (JSON)"),
-    to: int | None = typer.Option(None, "--to", help="show the position after this many moves and stop"),
+    to: Annotated[int | None, whole_option("--to", help="show the position after this many moves and stop",
+                                           minimum=0)] = None,
     list_moves: bool = typer.Option(False, "--list", help="print the moves and the result only"),
+    as_text: bool = typer.Option(False, "--text", help="print the record as readable text (players, result, "
+                                                       "numbered moves) and stop"),
 ) -> None:
     """Step through a recorded game: Enter = next, b = back, a number = jump there, q = quit.
 
@@ -34,6 +40,9 @@ def replay_command(
     except GameError as exc:
         console.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None
+    if as_text:
+        typer.echo(record_text(record), nl=False)
+        return
     render = renderer(game)
     texts = [m.text for m in record.moves]
     if list_moves:

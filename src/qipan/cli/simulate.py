@@ -28,11 +28,12 @@ from rich.console import Console
 from rich.table import Table
 
 from qipan.ai.agent import make_agent
+from qipan.cli.numbers import whole_option
+from qipan.cli.seats import load_game
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.match import Match
 from qipan.core.options import parse_option_assignments
-from qipan.core.registry import load
 
 
 def stats_hook(game: Game[Any, Any]) -> ModuleType | None:
@@ -198,12 +199,12 @@ def write_plot(report: dict[str, Any], path: Path) -> None:
 
 def simulate_command(
     game: Annotated[str, typer.Argument(help="game id, e.g. kelighine")],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="number of games")] = 200,
+    games: Annotated[int, whole_option("--games", "-n", help="number of games", minimum=1)] = 200,
     version: Annotated[
-        int | None, typer.Option("--version", help="rules version, for games with a version option (kelighine)")
+        int | None, whole_option("--version", help="rules version, for games with a version option (kelighine)")
     ] = None,
     players: Annotated[
-        int | None, typer.Option("--players", help="number of players, where the game has the option")
+        int | None, whole_option("--players", help="number of players, where the game has the option")
     ] = None,
     level: Annotated[
         str, typer.Option("--level", help="AI level of every seat (random, easy, ...) or one per seat: easy,random")
@@ -212,9 +213,9 @@ def simulate_command(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="seed of game 1; game i uses seed + i - 1")] = 0,
+    seed: Annotated[int, whole_option("--seed", help="seed of game 1; game i uses seed + i - 1")] = 0,
     max_moves: Annotated[
-        int, typer.Option("--max-moves", min=1, help="stop a game as unfinished after this many decisions")
+        int, whole_option("--max-moves", minimum=1, help="stop a game as unfinished after this many decisions")
     ] = 20000,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="write a PNG of the statistics here (needs matplotlib)")
@@ -229,7 +230,7 @@ def simulate_command(
             options["version"] = version
         if players is not None:
             options["players"] = players
-        game_obj = load(game, variant, options)
+        game_obj = load_game(game, variant, options)
         levels = [x.strip() for x in level.split(",") if x.strip()]
         with console.status(f"playing {games} games of {game_obj.name}...") as status:
             report = simulate(

@@ -54,6 +54,9 @@ class Option:
     local_file: bool = False
     """The value names a file on the machine running the game: fine in the terminal, refused
     (other than the default) by the server, which must never open a client-given path."""
+    seat: bool = False
+    """The value's digit choices are seat numbers counted from 0, as the API and the engine
+    protocol count them; front ends for people show and read them counted from 1."""
 
     def __post_init__(self) -> None:
         kind = self.kind

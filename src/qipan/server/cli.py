@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from qipan.cli.numbers import number_option, whole_option
 from qipan.server.expiry import IDLE, MAX_TIMER, UNSTARTED
 from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES
 from qipan.server.limits import Limits, Rate
@@ -32,29 +33,31 @@ def _rate_option(what: str) -> typer.models.OptionInfo:
 
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port to listen on.", min=1, max=65535)] = 8000,
+    port: Annotated[int, whole_option(help="TCP port to listen on.", minimum=1, maximum=65535)] = 8000,
     db: Annotated[
         str | None,
         typer.Option(help="Database: a SQLite file path, sqlite:///FILE, or postgresql://user:pass@host/db. "
                           "Default: qipan.db in your user data directory."),
     ] = None,
-    ai_delay: Annotated[float, typer.Option(help="Seconds an AI seat waits before moving.", min=0, max=60)] = 0.4,
-    ai_workers: Annotated[int, typer.Option(help="Worker processes in which AI seats think.", min=1, max=64)] = 2,
+    ai_delay: Annotated[float, number_option(help="Seconds an AI seat waits before moving.", minimum=0,
+                                             maximum=60)] = 0.4,
+    ai_workers: Annotated[int, whole_option(help="Worker processes in which AI seats think.", minimum=1,
+                                            maximum=64)] = 2,
     all_ai_workers: Annotated[
         int | None,
-        typer.Option(help="Of the AI workers, how many may think for all-AI games at once (games with a human "
-                          "seat always go first). Default: half of them, at least 1.", min=1, max=64),
+        whole_option(help="Of the AI workers, how many may think for all-AI games at once (games with a human "
+                          "seat always go first). Default: half of them, at least 1.", minimum=1, maximum=64),
     ] = None,
     unstarted_timeout: Annotated[
-        float, typer.Option(help="Seconds without a move before a game in which some human has not moved yet is "
-                                 "aborted (0: never).", min=0, max=MAX_TIMER)] = UNSTARTED,
+        float, number_option(help="Seconds without a move before a game in which some human has not moved yet is "
+                                  "aborted (0: never).", minimum=0, maximum=MAX_TIMER)] = UNSTARTED,
     idle_timeout: Annotated[
-        float, typer.Option(help="Seconds without a move before a started game is lost by the player to move "
-                                 "(abandoned; 0: never).", min=0, max=MAX_TIMER)] = IDLE,
-    max_plies: Annotated[int, typer.Option(help="Moves after which a game ends as a draw.", min=1, max=10**6)]
+        float, number_option(help="Seconds without a move before a started game is lost by the player to move "
+                                  "(abandoned; 0: never).", minimum=0, maximum=MAX_TIMER)] = IDLE,
+    max_plies: Annotated[int, whole_option(help="Moves after which a game ends as a draw.", minimum=1, maximum=10**6)]
     = MAX_PLIES,
-    max_ai_games: Annotated[int, typer.Option(help="Games between AIs that may run at once (0: none).", min=0,
-                                              max=10**5)] = MAX_AI_GAMES,
+    max_ai_games: Annotated[int, whole_option(help="Games between AIs that may run at once (0: none).", minimum=0,
+                                              maximum=10**5)] = MAX_AI_GAMES,
     sqlite_sync: Annotated[
         str,
         typer.Option(help="SQLite commits: normal (safe when the server is killed) or full (fsync every "
@@ -76,33 +79,33 @@ def serve_command(
         typer.Option(help="Behind a reverse proxy: its addresses (comma-separated), whose X-Forwarded-For "
                           "then names the client for limits and logs. Default: trust no proxy."),
     ] = None,
-    max_body: Annotated[int, typer.Option(help="Longest request body in bytes.", min=256, max=64 * 2**20)]
+    max_body: Annotated[int, whole_option(help="Longest request body in bytes.", minimum=256, maximum=64 * 2**20)]
     = DEFAULTS.max_body,
-    max_head: Annotated[int, typer.Option(help="Longest request head (request line and headers) in bytes.",
-                                          min=1024, max=2**20)] = DEFAULTS.max_head,
-    head_timeout: Annotated[float, typer.Option(help="Seconds a client may take to send a request head.",
-                                                min=0.1, max=3600)] = 10.0,
-    body_timeout: Annotated[float, typer.Option(help="Seconds a client may take to send a request body.",
-                                                min=0.1, max=3600)] = DEFAULTS.body_timeout,
-    keep_alive: Annotated[int, typer.Option(help="Seconds an idle HTTP connection is kept open.", min=1,
-                                            max=3600)] = 5,
+    max_head: Annotated[int, whole_option(help="Longest request head (request line and headers) in bytes.",
+                                          minimum=1024, maximum=2**20)] = DEFAULTS.max_head,
+    head_timeout: Annotated[float, number_option(help="Seconds a client may take to send a request head.",
+                                                 minimum=0.1, maximum=3600)] = 10.0,
+    body_timeout: Annotated[float, number_option(help="Seconds a client may take to send a request body.",
+                                                 minimum=0.1, maximum=3600)] = DEFAULTS.body_timeout,
+    keep_alive: Annotated[int, whole_option(help="Seconds an idle HTTP connection is kept open.", minimum=1,
+                                            maximum=3600)] = 5,
     create_limit: Annotated[str, _rate_option("Games created per client")] = str(DEFAULTS.create_rate),
     join_limit: Annotated[str, _rate_option("WebSockets opened and seats claimed per client")]
     = str(DEFAULTS.join_rate),
     message_limit: Annotated[str, _rate_option("WebSocket messages per client")] = str(DEFAULTS.message_rate),
     client_connections: Annotated[
-        int, typer.Option(help="Open WebSockets plus requests in progress per client (0: no cap).", min=0,
-                          max=1_000_000)] = DEFAULTS.client_connections,
+        int, whole_option(help="Open WebSockets plus requests in progress per client (0: no cap).", minimum=0,
+                          maximum=1_000_000)] = DEFAULTS.client_connections,
     max_connections: Annotated[
-        int, typer.Option(help="Open WebSockets plus requests in progress in all (0: no cap).", min=0,
-                          max=1_000_000)] = DEFAULTS.total_connections,
+        int, whole_option(help="Open WebSockets plus requests in progress in all (0: no cap).", minimum=0,
+                          maximum=1_000_000)] = DEFAULTS.total_connections,
 ) -> None:
     """Serve the web client, the API and live games; open the printed URL in a browser."""
     import uvicorn
 
     from qipan.server.app import create_app
     from qipan.server.edge import redact_logs
-    from qipan.server.store import Store, StoreError, normalise_url, safe_url
+    from qipan.server.store import StoreError, safe_url
     from qipan.server.transport import timed_protocol
 
     if sqlite_sync not in ("normal", "full"):
@@ -114,14 +117,13 @@ def serve_command(
         join_rate=Rate.parse(join_limit), message_rate=Rate.parse(message_limit),
         client_connections=client_connections, total_connections=max_connections,
     )
-    url = normalise_url(db)
     level = log_level.lower()
     logging.basicConfig(level=logging.getLevelName(level.upper()) if level != "trace" else 5,
                         format="%(levelname)s:     %(message)s")
     if all_ai_workers is not None and all_ai_workers > ai_workers:
         raise typer.BadParameter(f"--all-ai-workers must be at most --ai-workers ({ai_workers})")
     try:
-        Store(url, sqlite_sync).close()  # one clear line, not a start-up traceback, if it cannot be opened
+        url = open_database(db, sqlite_sync)  # one clear line, not a start-up traceback, if it cannot be used
     except StoreError as exc:
         typer.echo(f"qipan: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -140,6 +142,54 @@ def serve_command(
     )
     redact_logs()  # uvicorn.Config has set its loggers up; the filters go on them and their handlers
     uvicorn.Server(config).run()
+
+
+DATABASES = ("sqlite", "postgresql")
+"""The databases qipan keeps games in."""
+DB_USAGE = "a SQLite file (a path, or sqlite:///FILE) or postgresql://user:pass@host/db"
+
+
+def open_database(db: str | None, sqlite_sync: str = "normal") -> str:
+    """The SQLAlchemy URL for ``--db``, once the database was opened (tables made) and written to.
+
+    Raises StoreError with one line for the operator when the URL is malformed, names a database
+    qipan does not support or a driver that is not installed, or the database cannot be reached,
+    opened or written (an unwritable SQLite file, a read-only PostgreSQL user)."""
+    import sqlalchemy as sa
+
+    from qipan.core.errors import brief
+    from qipan.server.store import Store, StoreError, normalise_url, safe_url
+
+    try:
+        url = normalise_url(db)
+    except OSError as exc:  # the default folder cannot be made
+        raise StoreError(f"cannot create the folder for the database: {exc.strerror or exc}; "
+                         f"choose one with --db ({DB_USAGE})") from None
+    try:
+        backend = sa.engine.make_url(url).get_backend_name()
+    except (sa.exc.ArgumentError, ValueError):
+        raise StoreError(f"--db {brief(safe_url(url))} is not a database URL; use {DB_USAGE}") from None
+    if backend not in DATABASES:
+        raise StoreError(f"--db: qipan keeps games in SQLite or PostgreSQL, not {brief(backend, 40)}; "
+                         f"use {DB_USAGE}") from None
+    try:
+        store = Store(url, sqlite_sync)
+    except ImportError as exc:
+        extra = " (pip install 'qipan[postgres]')" if backend == "postgresql" else ""
+        raise StoreError(f"the database driver {brief(exc.name or str(exc), 40)} is not installed{extra}") from None
+    except (sa.exc.NoSuchModuleError, sa.exc.ArgumentError) as exc:
+        raise StoreError(f"--db {brief(safe_url(url))}: {str(exc).splitlines()[0]}") from None
+    try:
+        with store.engine.connect() as connection:
+            if backend == "sqlite":  # an existing file opens read-only without complaint
+                version = connection.exec_driver_sql("PRAGMA user_version").scalar()
+                connection.exec_driver_sql(f"PRAGMA user_version = {int(version or 0)}")
+    except sa.exc.SQLAlchemyError as exc:
+        first = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        raise StoreError(f"cannot write to the database {safe_url(url)}: {first[0] if first else 'refused'}") from None
+    finally:
+        store.close()
+    return url
 
 
 def _allowed_hosts(host: str, given: list[str] | None) -> list[str] | None:

@@ -83,8 +83,8 @@ class ShengKe(Game[State, Action]):
     options = (
         Option("turns", 20, "turns in the game (both players together; even)", minimum=2, maximum=50),
         Option("first_bonus", 2, "cards added to the first player's final count", minimum=0, maximum=25),
-        Option("first", "random", "who goes first: random (a coin toss), 0 (甲) or 1 (乙)",
-               choices=("random", "0", "1")),
+        Option("first", "random", "who goes first: random (a coin toss), 甲 or 乙",
+               choices=("random", "0", "1"), seat=True),
         Option("deck_0", "default", "deck file (TOML or JSON) of 甲, or 'default' for the built-in deck",
                local_file=True),
         Option("deck_1", "default", "deck file (TOML or JSON) of 乙, or 'default' for the built-in deck",

@@ -104,7 +104,7 @@ class Tellstones(Game[State, Action]):
         Option("first_stone", "scale", "the stone placed face up in the middle slot at setup",
                choices=SYMBOLS),
         Option("first_player", "0", "the seat that starts, or random (a chance event)",
-               choices=("0", "1", "2", "3", "random")),
+               choices=("0", "1", "2", "3", "random"), seat=True),
         Option("turn_limit", 0, "end the game after this many turns, higher score winning "
                "(0: no limit)", minimum=0, maximum=100000),
     )
@@ -298,7 +298,8 @@ class Tellstones(Game[State, Action]):
                 return "swap needs two different stones"
             return f"there is no stone on {self.label(action.line, action.b)}"
         if kind in (PEEK, CHALLENGE) and line[action.a] > 0:
-            return f"the stone on {where} is face up; only face-down stones can be {KIND_WORDS[kind]}ed"
+            done = "peeked" if kind == PEEK else "challenged"
+            return f"the stone on {where} is face up; only face-down stones can be {done}"
         if kind == PEEK:
             if (action.line, action.a) in state.peeked:
                 return f"the stone on {where} was peeked already this turn"
