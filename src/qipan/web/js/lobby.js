@@ -93,7 +93,7 @@ function renderOpen(panel, games) {
     panel.body.append(h("p", { class: "empty", text: t("lobby.noOpen") }));
     return;
   }
-  panel.body.append(table(panel, [t("lobby.colGame"), t("lobby.colClock"), t("lobby.colPlayers"), ""], games.map((g) => {
+  panel.body.append(table(panel, [t("lobby.colGame"), t("lobby.colPlayers"), ""], games.map((g) => {
     const free = (g.seats || []).filter((s) => s.kind === "human" && !s.claimed);
     const actions = myLink(g) ?? free.map((s) => h("button", {
       type: "button", class: "btn small primary join", "data-seat": s.seat,
@@ -101,10 +101,9 @@ function renderOpen(panel, games) {
       onclick: (e) => join(g, s.seat, e.currentTarget),
     }, t("lobby.joinAs", { side: sideName(s.side ?? s.name) })));
     return h("tr", { "data-id": g.id },
-      h("td", { text: gameName(g) }),
-      h("td", { text: "clock" in g ? clockText(g.clock) : "" }),
+      h("td", {}, gameName(g), "clock" in g ? h("span", { class: "clock-tag", title: t("lobby.colClock") }, clockText(g.clock)) : null),
       h("td", { text: (g.seats || []).map(seatLabel).join(" – ") }),
-      h("td", { class: "actions-cell" }, actions));
+      h("td", {}, h("div", { class: "actions-cell" }, actions)));
   })));
 }
 
