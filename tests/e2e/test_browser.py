@@ -19,7 +19,8 @@ OpenPage = Callable[..., Page]
 
 
 def create_from_lobby(open_page: OpenPage, server: Any, game: str, seats: Sequence[str],
-                      variant: str | None = None, shot: Any = None) -> tuple[Page, list[str], str]:
+                      variant: str | None = None, shot: Any = None,
+                      public: bool | None = None) -> tuple[Page, list[str], str]:
     """Create a game through the lobby form and take the first human seat in that page; returns
     the creator's page (now playing), the invitation links of the other human seats and the
     spectator link."""
@@ -34,6 +35,8 @@ def create_from_lobby(open_page: OpenPage, server: Any, game: str, seats: Sequen
         lobby.click(f'.seat-row[data-seat="{i}"] [data-kind="{kind}"]')
         if level:
             lobby.select_option(f'select[name="level-{i}"]', level)
+    if public is not None:  # else the form's default: public when a seat is open
+        lobby.check(f'input[name="visibility"][value="{"public" if public else "private"}"]')
     lobby.click("#create-game")
     lobby.wait_for_selector("#invite")
     invites = lobby.locator("#invite .link-row.seat").evaluate_all("els => els.map(e => e.dataset.url)")
@@ -214,7 +217,8 @@ def test_abalone_clocks_broadside_and_rules_link(open_page: OpenPage, server: An
 
 
 def test_replay_result_and_rematch(open_page: OpenPage, server: Any, shots: Any) -> None:
-    black, _, _ = create_from_lobby(open_page, server, "abalone", ["human", "ai:random"])
+    # Public: only public games are listed in the lobby, finished ones too.
+    black, _, _ = create_from_lobby(open_page, server, "abalone", ["human", "ai:random"], public=True)
     my_turn(black)
     black.click('[data-cell="a1"]')
     black.click('g.target[data-cell="d4"]')
