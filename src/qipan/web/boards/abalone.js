@@ -316,7 +316,7 @@ export function create(host, extra, { info } = {}) {
     const { msg, effect } = last;
     const lastText = typeof msg.last === "string" ? msg.last : msg.last?.text;
     if (!effect) return;
-    runAnimations(svg, lastText, () => {
+    runAnimations(svg, `${msg.ply} ${lastText}`, () => {
       const out = [];
       const shift = (from, to) => {
         const g = svg.querySelector(`[data-cell="${to}"]`);
@@ -342,6 +342,8 @@ export function create(host, extra, { info } = {}) {
         svg.append(ghost);
         out.push(fallOff(ghost, [ox - x, oy - y]));
       }
+      const arrow = svg.querySelector(".last-path");
+      if (arrow) svg.append(arrow); // the arrow stays on top of the marbles that moved
       return out;
     });
   }

@@ -338,7 +338,7 @@ export function create(host, extra, { info } = {}) {
     if (path.length < 2 || !prevView) return;
     const [a, b] = [path[0], path.at(-1)];
     if (prevView.pieces[a] === undefined || prevView.pieces[b] !== undefined || v.pieces[b] === undefined || v.pieces[a] !== undefined) return;
-    runAnimations(svg, move, () => {
+    runAnimations(svg, `${msg.ply} ${move}`, () => {
       const g = svg.querySelector(`[data-hole="${b}"]`);
       const pg = g?.querySelector(".pg");
       if (!pg) return [];
@@ -352,6 +352,8 @@ export function create(host, extra, { info } = {}) {
         out.push(fadeOut(ghost, { delay: 120 }));
       }
       svg.append(g);
+      const line = svg.querySelector(".last-path");
+      if (line) svg.append(line); // the path stays on top of the piece
       out.push(hopThrough(pg, path.map((hole) => {
         const [x, y] = pos(hole);
         return [x - tx, y - ty];

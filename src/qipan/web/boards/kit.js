@@ -130,8 +130,9 @@ export function reducedMotion() {
 }
 
 /** Run the animations ``start()`` makes (an array of Animation objects) on ``svg``, marking it
- * ``data-animating`` until they end and ``data-animated`` with ``label`` afterwards, so tests
- * and the page can tell a move's animation has finished. Reduced motion: nothing runs. */
+ * ``data-animating`` until they end and ``data-animated`` with ``label`` afterwards (boards use
+ * "<ply> <move>"), so tests and the page can tell a move's animation has finished. Reduced
+ * motion: nothing runs. */
 export function runAnimations(svg, label, start) {
   if (reducedMotion() || typeof Element.prototype.animate !== "function") {
     svg.dataset.animated = label;
