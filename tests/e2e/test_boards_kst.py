@@ -302,6 +302,13 @@ def play(page: Page, shots: Any, name: str, decide: Callable[[Page], None], mid:
     raise AssertionError(f"{name}: no end after {limit} decisions")
 
 
+def smallest_board_text(page: Page) -> float:
+    """The smallest text on the board, in CSS pixels."""
+    sizes: list[float] = page.locator("#board svg text").evaluate_all(
+        "els => els.map(e => parseFloat(getComputedStyle(e).fontSize) * e.getScreenCTM().a)")
+    return min(sizes)
+
+
 def moves_of(page: Page, selector: str) -> list[str]:
     return page.locator(selector).evaluate_all("els => els.map(e => e.dataset.move)")
 
@@ -315,7 +322,9 @@ def kelighine_decide(page: Page) -> None:
             return
     options: dict[str, list[str]] = {}
     cells = page.locator("g.piece.clickable").evaluate_all("els => [...new Set(els.map(e => e.dataset.cell))]")
+    board = page.locator("#board svg")
     for cell in cells:
+        board.click(position={"x": 3, "y": 3})  # off every cell: clears the selection
         page.locator(f'g.piece.clickable[data-cell="{cell}"]').first.click()
         options[cell] = moves_of(page, "#kg-actions [data-move]")
 
@@ -328,6 +337,7 @@ def kelighine_decide(page: Page) -> None:
 
     cell, best = max(((c, m) for c, ms in options.items() for m in ms), key=lambda cm: rank(cm[1]))
     if cell != cells[-1]:
+        board.click(position={"x": 3, "y": 3})
         page.locator(f'g.piece.clickable[data-cell="{cell}"]').first.click()
     page.click(f'#kg-actions [data-move="{best}"]')
 
@@ -342,6 +352,7 @@ def test_kelighine_played_to_the_end(page_at: Any, server: Any, shots: Any, vers
     assert turns > 2
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     assert page.locator("g.piece[data-cell='J']").count() >= 1
+    assert smallest_board_text(page) >= 12
     assert "NaN" not in page.inner_html("#board")
 
 
@@ -360,6 +371,7 @@ def test_shengke_played_to_the_end(page_at: Any, server: Any, shots: Any, size: 
     play(page, shots, f"shengke-{{stage}}-{'desktop' if size == DESKTOP else 'phone'}", shengke_decide, mid=3)
     assert "rotate" not in page.inner_html("#board")
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    assert smallest_board_text(page) >= 12
 
 
 def tellstones_decide(page: Page) -> None:
@@ -391,3 +403,4 @@ def test_tellstones_played_to_the_end(page_at: Any, server: Any, shots: Any, siz
     expect(page.locator("#ts-phase")).to_have_text("the game is over")
     assert not [g for g in RARE_GLYPHS if g in page.inner_html("body")]
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    assert smallest_board_text(page) >= 12

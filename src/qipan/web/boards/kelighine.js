@@ -2,7 +2,7 @@
 // Click one of your pieces to see where each die takes it, then a highlighted cell or a button.
 import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
-import { activate, dieFace, runAnimations, seatLabel, slideFrom } from "./kit.js";
+import { activate, destMark, dieFace, runAnimations, seatLabel, slideFrom } from "./kit.js";
 
 const COLORS = ["#d9382b", "#2d6fdc", "#2f9e44", "#e7b416"];
 const R = 200;
@@ -205,7 +205,7 @@ export function create(host, extra, { seat }) {
         const g = cellNode(cell, s("path", { d: sector(centreAngle(cell) + turn, half, r0, r1), fill: tint(cell, base), stroke: "#5b4a32", "stroke-width": 1.5 }));
         if (indirect.has(cell)) g.append(s("path", { d: sector(centreAngle(cell) + turn, half - 1.5, r0 + 0.015, r1 - 0.015), fill: "url(#kg-hatch)", "pointer-events": "none" }));
         const [x, y] = where(cell);
-        g.append(s("text", { x, y: y + (r1 - r0) * R * 0.44, "text-anchor": "middle", "font-size": 17, fill: n % 2 ? "#6a5a40" : "#e0d3b3", text: cell }));
+        g.append(s("text", { x, y: y + (r1 - r0) * R * 0.44, "text-anchor": "middle", "font-size": 18, fill: n % 2 ? "#6a5a40" : "#e0d3b3", text: cell }));
         svg.append(g);
       }
     }
@@ -222,7 +222,7 @@ export function create(host, extra, { seat }) {
       const g = cellNode(cell, shape);
       const owner = (v.starts || []).indexOf(cell);
       if (owner >= 0) g.append(s("rect", { x: x - 0.13 * R, y: y - 0.09 * R, width: 0.26 * R, height: 0.035 * R, rx: 3, fill: COLORS[owner], "pointer-events": "none" }));
-      g.append(s("text", { x, y: y + 0.08 * R, "text-anchor": "middle", "font-size": 17, fill: "#5b4a32", text: cell }));
+      g.append(s("text", { x, y: y + 0.08 * R, "text-anchor": "middle", "font-size": 18, fill: "#5b4a32", text: cell }));
       svg.append(g);
     }
     // The last turn's moves: arrows along the ring (solid) and pushes (dashed), under the pieces.
@@ -274,11 +274,11 @@ export function create(host, extra, { seat }) {
         svg.append(s("circle", { cx: x, cy: y, r: 0.09 * R + (group.length - 1) * 0.05 * R, fill: "none", stroke: "#14551e", "stroke-width": 4, class: "selected", "pointer-events": "none" }));
       }
     }
-    for (const [cell, count] of counts) {
+    for (const [cell] of counts) {
+      // A dot on a free cell, a ring round an occupied one (the piece there is pushed).
       const [x, y] = where(cell);
-      const g = s("g", { "data-cell": cell, class: "target" },
-        s("circle", { cx: x, cy: y, r: 0.075 * R, fill: count === 1 ? "#1f9d3a" : "#d07d12", stroke: "#fff", "stroke-width": 3, opacity: 0.9, class: "pulse" }),
-        s("circle", { cx: x, cy: y, r: 0.075 * R + 2.5, fill: "none", stroke: "#10361a", "stroke-width": 1.5 }));
+      const g = s("g", { "data-cell": cell, class: "target" }, s("circle", { cx: x, cy: y, r: 0.08 * R, fill: "transparent" }),
+        destMark(x, y, 0.16 * R, { occupied: stacks.has(cell) }));
       activate(g, cell, () => choose(cell));
       svg.append(g);
     }

@@ -67,10 +67,10 @@ function cardFace(card, { w, x = 0, y = 0, front = -1 }) {
   g.append(
     s("rect", { x: 3, y: 3, width: w - 6, height: w - 6, rx: 8, fill: el.fill, stroke: OWNER[card.owner % 2], "stroke-width": 5 }),
     s("path", { d: `M${w / 2 - w * 0.11},${notchY - front * w * 0.1} L${w / 2},${notchY} L${w / 2 + w * 0.11},${notchY - front * w * 0.1} Z`, fill: OWNER[card.owner % 2], class: "sk-front" }),
-    s("text", { x: w / 2, y: w * 0.45, "text-anchor": "middle", "font-size": w * 0.3, fill: el.text, text: el.cn }),
-    s("text", { x: w / 2, y: w * 0.66, "text-anchor": "middle", "font-size": w * 0.16, fill: el.text, text: card.name }),
-    s("text", { x: w * 0.13, y: w * 0.89, "font-size": w * 0.17, fill: el.text, text: String(card.in), "font-weight": 700 }),
-    s("text", { x: w * 0.87, y: w * 0.89, "text-anchor": "end", "font-size": w * 0.17, fill: el.text, text: String(card.out), "font-weight": 700 }),
+    s("text", { x: w / 2, y: w * 0.42, "text-anchor": "middle", "font-size": w * 0.28, fill: el.text, text: el.cn }),
+    s("text", { x: w / 2, y: w * 0.65, "text-anchor": "middle", "font-size": w * 0.19, fill: el.text, text: card.name }),
+    s("text", { x: w * 0.12, y: w * 0.9, "font-size": w * 0.19, fill: el.text, text: String(card.in), "font-weight": 700 }),
+    s("text", { x: w * 0.88, y: w * 0.9, "text-anchor": "end", "font-size": w * 0.19, fill: el.text, text: String(card.out), "font-weight": 700 }),
   );
   return g;
 }
