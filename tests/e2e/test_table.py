@@ -196,7 +196,7 @@ def test_a_timed_game_without_first_moves_aborts(open_page: OpenPage, short_serv
     my_turn(black)
     countdown = black.locator("#abort-countdown")
     expect(countdown).to_contain_text("Aborted in")
-    expect(countdown).to_contain_text("black")
+    expect(countdown).to_contain_text("Black")
     expect(black.locator("#abort")).to_be_visible()
     shots(black, "table-abort-countdown")
     for page in (black, white):
@@ -225,7 +225,7 @@ def test_a_timed_game_ends_on_time(open_page: OpenPage, server: Server, shots: A
     # Black's clock runs now (black has moved before) and falls.
     expect(black.locator('.player[data-seat="0"] .clock.low')).to_be_visible()
     for page in (black, white):
-        expect(page.locator("#result-box")).to_contain_text("black lost on time", timeout=15000)
+        expect(page.locator("#result-box")).to_contain_text("Black lost on time · White wins", timeout=15000)
     expect(black.locator('.player[data-seat="0"] .clock')).to_have_text("0:00.0")
     shots(black, "table-lost-on-time")
 
@@ -239,7 +239,7 @@ def test_a_wrong_seat_key_watches_and_an_unknown_game_says_so(open_page: OpenPag
     page = open_page(server.base + created["url"].split("#")[0] + "#seat=0&token=not-the-token")
     expect(page.locator(".toast")).to_contain_text("was not accepted")
     expect(page.locator("#watching")).to_be_visible()
-    expect(page.locator("#status")).to_have_text("black to move")
+    expect(page.locator("#status")).to_have_text("Waiting for every player to take their seat")
     expect(page.locator("#resign")).to_have_count(0)
     assert page.evaluate("localStorage.getItem('qipan.game.' + location.pathname.split('/').pop())") \
         .find("not-the-token") == -1
@@ -265,7 +265,7 @@ def finished_game(server: Server, open_page: OpenPage) -> tuple[Page, str]:
     move_count(white, 3)
     white.once("dialog", lambda dialog: dialog.accept())
     white.click("#resign")
-    expect(black.locator("#result-box")).to_contain_text("white resigned")
+    expect(black.locator("#result-box")).to_contain_text("White resigned · Black wins")
     return black, created["id"]
 
 
@@ -354,6 +354,9 @@ def test_table_screenshots_desktop_and_phone(open_page: OpenPage, server: Server
         expect(page.locator(".offer.theirs")).to_be_visible()
         expect(page.locator("#chat-players .chat-lines li")).to_have_count(1)
         shots(page, f"table-{kind}{suffix}")
+        if language == "en":
+            page.emulate_media(color_scheme="dark")
+            shots(page, f"table-{kind}-dark")
         if kind == "phone":
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
             found = small_text_and_controls(page)

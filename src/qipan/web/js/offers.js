@@ -32,6 +32,7 @@ export class OffersView {
 
   update(m) {
     this.explain(m);
+    if (m.result && this.note.textContent) this.say("");
     const offers = Array.isArray(m.offers) ? m.offers : [];
     const can = (this.seat !== null && m.can) || {};
     const key = JSON.stringify([offers, can, !!m.result]);

@@ -35,8 +35,8 @@ export class Replay {
       iconButton("next", t("game.replayNext"), { id: "replay-next", onclick: () => this.goto(this.ply + 1) }),
       iconButton("last", t("game.replayLast"), { id: "replay-last", onclick: () => this.goto(this.moves.length) }),
       iconButton("link", t("game.copyPosition"), { id: "replay-link", onclick: () => this.copyLink() }),
-      leave ? iconButton("close", t("game.replayExit"), { id: "replay-exit", onclick: leave }) : null,
     );
+    if (leave) bar.append(iconButton("close", t("game.replayExit"), { id: "replay-exit", onclick: leave }));
     this.keys = (ev) => {
       if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLTextAreaElement) return;
       if (ev.key === "ArrowLeft") this.goto(this.ply - 1);
