@@ -121,6 +121,13 @@ def test_two_browsers_chat_takeback_draw_and_reload(open_page: OpenPage, server:
     expect(spectator.locator("#chats")).not_to_contain_text("good luck")
     for control in ("#offer-takeback", "#offer-draw", "#abort", "#resign", "#notation"):
         expect(spectator.locator(control)).to_have_count(0)
+    # The spectator may turn the board: black's corner goes from the bottom to the top.
+    corner = spectator.locator('[data-cell="a1"]')
+    low = corner.bounding_box()
+    spectator.click("#flip")
+    spectator.wait_for_function("y => document.querySelector('[data-cell=\"a1\"]').getBoundingClientRect().y < y",
+                                arg=(low or {"y": 0})["y"] - 100)
+    expect(black.locator("#flip")).to_have_count(0)
 
     # White moves, then asks to take it back; black accepts.
     white.click('[data-cell="g5"]')
@@ -221,13 +228,28 @@ def test_a_timed_game_ends_on_time(open_page: OpenPage, server: Server, shots: A
     expect(black.locator('.player[data-seat="0"] .clock')).to_have_text("0:03.0")
     play_typed(black, "a1b2")
     my_turn(white)
+    listen_for_sounds(black)
     play_typed(white, "i5h5")
-    # Black's clock runs now (black has moved before) and falls.
+    # Black's clock runs now (black has moved before) and falls, with a warning.
     expect(black.locator('.player[data-seat="0"] .clock.low')).to_be_visible()
+    black.wait_for_function("window.heard.includes('lowtime')")
     for page in (black, white):
         expect(page.locator("#result-box")).to_contain_text("Black lost on time · White wins", timeout=15000)
     expect(black.locator('.player[data-seat="0"] .clock')).to_have_text("0:00.0")
     shots(black, "table-lost-on-time")
+
+
+def test_round_table_talk_is_heard_by_everyone(open_page: OpenPage, server: Server) -> None:
+    created = server.api("POST", "/api/games", {"game": "tellstones", "variant": "round-table",
+                                                "seats": [{"kind": "human"}] * 4})
+    player = open_page(server.base + created["url"])
+    spectator = open_page(server.base + created["url"].split("#")[0])
+    expect(player.locator("#chat-players header")).to_have_text("Table talk: heard by everyone, spectators too")
+    chat(player, "I think it is the crown")
+    expect(spectator.locator("#chat-players header")).to_have_text("Table talk: heard by everyone, spectators too")
+    expect(spectator.locator("#chat-players .chat-lines li")).to_contain_text(["I think it is the crown"])
+    expect(spectator.locator("#chat-players input")).to_have_count(0)  # spectators write in their own chat
+    expect(spectator.locator("#chat-input-spectators")).to_be_visible()
 
 
 # -- refusals ------------------------------------------------------------------------------------
