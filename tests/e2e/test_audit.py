@@ -242,10 +242,14 @@ def test_phone_targets_text_and_width(new_context: Any, server: Any, pages: dict
 # -- keyboard --------------------------------------------------------------------------------------
 
 FOCUS_STYLE = """(el) => {
+  // What may show focus: the element's outline, shadow, colours; an SVG group's first shape; the
+  // label next to a visually hidden check box or radio button.
   const s = getComputedStyle(el);
   const first = el.firstElementChild ? getComputedStyle(el.firstElementChild) : null;
+  const next = el.matches("input") && el.nextElementSibling ? getComputedStyle(el.nextElementSibling) : null;
   return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.borderColor, s.backgroundColor, s.color,
-          s.textDecorationLine, first ? first.stroke + " " + first.strokeWidth + " " + first.outlineStyle : ""].join("|");
+          s.textDecorationLine, first ? first.stroke + " " + first.strokeWidth + " " + first.outlineStyle : "",
+          next ? next.outlineStyle + " " + next.outlineWidth + " " + next.boxShadow : ""].join("|");
 }"""
 
 MARK_CONTROLS = """(controls) => {
@@ -257,8 +261,15 @@ MARK_CONTROLS = """(controls) => {
   };
   let n = 0;
   const names = {};
+  const groups = {};
   for (const el of document.querySelectorAll(controls)) {
     if (!visible(el)) continue;
+    // Tab stops once in a group of radio buttons (the arrow keys move within it): one key for all.
+    if (el.type === "radio" && el.name) {
+      const key = `radio:${el.form?.id ?? ""}:${el.name}`;
+      if (key in groups) { el.dataset.audit = groups[key]; continue; }
+      groups[key] = String(n);
+    }
     el.dataset.audit = String(n);
     names[n] = (el.id ? "#" + el.id + " " : "") + el.tagName.toLowerCase() + " "
       + (el.getAttribute("aria-label") || el.textContent || el.name || "").trim().slice(0, 30);
@@ -270,7 +281,7 @@ MARK_CONTROLS = """(controls) => {
 
 def keyboard_findings(page: Page, where: str) -> list[str]:
     names: dict[str, str] = page.evaluate(MARK_CONTROLS, CONTROLS)
-    resting = {key: page.locator(f'[data-audit="{key}"]').evaluate(FOCUS_STYLE) for key in names}
+    resting = {key: page.locator(f'[data-audit="{key}"]').first.evaluate(FOCUS_STYLE) for key in names}
     reached: set[str] = set()
     invisible: list[str] = []
     page.evaluate("() => document.activeElement?.blur()")
@@ -284,7 +295,7 @@ def keyboard_findings(page: Page, where: str) -> list[str]:
                 break
             continue
         reached.add(key)
-        focused = page.locator(f'[data-audit="{key}"]').evaluate(FOCUS_STYLE)
+        focused = page.evaluate(f"() => ({FOCUS_STYLE})(document.activeElement)")
         if focused == resting[key]:
             invisible.append(names[key])
     findings = [f"{where}: Tab never reaches {names[k]}" for k in names if k not in reached]
