@@ -197,10 +197,14 @@ PHONE_SCRIPT = """({controls, minTarget, minBoard, minText}) => {
     let side = Math.min(r.width, r.height);
     // A check box or radio inside its label is the label's target.
     const label = el.closest("label");
-    if (label && el.matches("input")) { const l = label.getBoundingClientRect(); side = Math.max(side, Math.min(l.width, l.height)); }
+    if (label && el.matches("input")) {
+      const l = label.getBoundingClientRect();
+      side = Math.max(side, Math.min(l.width, l.height));
+    }
     if (inline(el)) continue;
     const limit = board(el) ? minBoard : minTarget;
-    if (side + 0.5 < limit) out.push(["target", `${name(el)}: ${r.width.toFixed(0)}×${r.height.toFixed(0)} px, under ${limit} px`]);
+    const size = `${r.width.toFixed(0)}×${r.height.toFixed(0)} px`;
+    if (side + 0.5 < limit) out.push(["target", `${name(el)}: ${size}, under ${limit} px`]);
   }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const small = new Map();
@@ -220,7 +224,9 @@ PHONE_SCRIPT = """({controls, minTarget, minBoard, minText}) => {
   const svg = document.querySelector("#board svg");
   if (svg) {
     const r = svg.getBoundingClientRect();
-    if (r.left < -0.5 || r.right > innerWidth + 0.5) out.push(["board", `the board spans ${r.left.toFixed(0)}..${r.right.toFixed(0)} px of ${innerWidth}`]);
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) {
+      out.push(["board", `the board spans ${r.left.toFixed(0)}..${r.right.toFixed(0)} px of ${innerWidth}`]);
+    }
   }
   return out;
 }"""
