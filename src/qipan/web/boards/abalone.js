@@ -167,7 +167,7 @@ export function create(host, extra, { info } = {}) {
   function selectionStatus(prefix = "") {
     const n = selection.length;
     let text;
-    if (!n) text = t("ab.hint");
+    if (!n) text = t("ab.hint", { example: last.msg.legal?.[0] || "a1b2" });
     else if (!targetMap().size) text = n === 1 ? t("ab.cannotMoveOne", { cell: selection[0] }) : t("ab.cannotMoveLine", { n });
     else text = n === 1 ? t("ab.selectedOne", { cell: selection[0] }) : t("ab.selectedMany", { n, cells: selection.join(" ") });
     status.set(prefix ? `${prefix} ${text}` : text, n && !targetMap().size ? "warn" : "");
@@ -362,8 +362,8 @@ export function create(host, extra, { info } = {}) {
       draw();
       if (ctx.fresh && !turned && effect && prevView !== msg.view) animate();
       if (ctx.pending) status.set(t("board.sent", { move: ctx.pending }));
-      else if (ctx.interactive && ctx.fresh) status.set(t("ab.hint"));
-      else if (ctx.interactive && !selection.length && !status.node.textContent) status.set(t("ab.hint"));
+      else if (ctx.interactive && ctx.fresh) status.set(t("ab.hint", { example: last.msg.legal?.[0] || "a1b2" }));
+      else if (ctx.interactive && !selection.length && !status.node.textContent) status.set(t("ab.hint", { example: last.msg.legal?.[0] || "a1b2" }));
       else if (!ctx.interactive) status.set("");
     },
   };

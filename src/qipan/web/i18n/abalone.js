@@ -3,7 +3,7 @@
 export default {
   en: {
     "ab.board": "Abalone board", "ab.black": "Black", "ab.white": "White",
-    "ab.hint": "Click one of your marbles (or type a move such as a1b2 in the move box).",
+    "ab.hint": "Click one of your marbles (or type a move such as {example} in the move box).",
     "ab.selectedOne": "{cell} selected: click a marked cell to move it, or add marbles in a line with it.",
     "ab.selectedMany": "{n} marbles selected ({cells}): click a marked cell.",
     "ab.cannotMoveOne": "{cell} selected, but it cannot move on its own: add marbles in a line with it, or pick another.",
@@ -19,7 +19,7 @@ export default {
   },
   "zh-Hant": {
     "ab.board": "角力棋棋盤", "ab.black": "黑方", "ab.white": "白方",
-    "ab.hint": "點選你的一顆棋子（或在記譜框輸入一手，例如 a1b2）。",
+    "ab.hint": "點選你的一顆棋子（或在記譜框輸入一手，例如 {example}）。",
     "ab.selectedOne": "已選 {cell}：點選標記的格子移動它，或再選同一直線上的棋子。",
     "ab.selectedMany": "已選 {n} 顆棋子（{cells}）：點選標記的格子。",
     "ab.cannotMoveOne": "已選 {cell}，但它無法單獨移動：再選同一直線上的棋子，或改選別顆。",
