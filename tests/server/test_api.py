@@ -88,8 +88,8 @@ def test_create_gives_the_creator_their_own_seat_and_an_invitation_for_each_othe
     me, ai, invited = created["seats"]
     assert created["seat"] == 0 and len(created["token"]) >= 20
     assert created["url"] == f"/play/{created['id']}#seat=0&token={created['token']}"
-    assert me == {"seat": 0, "name": me["name"], "kind": "human", "level": None, "claimed": True}
-    assert ai == {"seat": 1, "name": ai["name"], "kind": "ai", "level": "easy", "claimed": True}
+    assert me == {"seat": 0, "side": "red", "name": "red", "kind": "human", "level": None, "claimed": True}
+    assert ai == {"seat": 1, "side": ai["side"], "name": ai["side"], "kind": "ai", "level": "easy", "claimed": True}
     assert invited["claimed"] is False and len(invited["invite"]) >= 20
     assert invited["url"] == f"/play/{created['id']}#invite={invited['invite']}"
     assert created["spectator_url"] == f"/play/{created['id']}"
@@ -215,8 +215,12 @@ def test_unreadable_bodies_and_unknown_things_are_clear_errors(client: TestClien
 
 
 def test_lists_filter_by_status(client: TestClient) -> None:
-    playing = create(client)
-    done = create(client)
+    playing = create(client, public=True)
+    done = create(client, public=True)
+    with connect(client, playing, 0) as ws:  # a game is listed as in play once someone moved in it
+        until(ws, update_with(0))
+        ws.send_json({"type": "move", "move": "a1b2"})
+        until(ws, update_with(1))
     with connect(client, done, 0) as ws:
         until(ws, update_with(0))
         ws.send_json({"type": "resign"})

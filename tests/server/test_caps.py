@@ -38,7 +38,7 @@ def test_a_game_ends_as_a_draw_at_the_server_move_limit(capped: TestClient) -> N
 
 
 def test_games_between_ais_are_capped_and_people_are_not(capped: TestClient) -> None:
-    first = capped.post("/api/games", json={"game": "chinese-checkers", "seats": [AI, AI]})
+    first = capped.post("/api/games", json={"game": "chinese-checkers", "seats": [AI, AI], "public": True})
     assert first.status_code == 201
     refused = capped.post("/api/games", json={"game": "abalone", "seats": [AI, AI]})
     assert refused.status_code == 503 and refused.headers["retry-after"] == "60"

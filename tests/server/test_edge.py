@@ -27,7 +27,7 @@ from qipan.server.limits import Limits, MemoryRateLimiter, Rate, TokenBucket, cl
 from .helpers import create, hello
 from .server_process import ServerProcess
 
-ABALONE = {"game": "abalone"}
+ABALONE = {"game": "abalone", "public": True}  # public: the lobby lists it, so games() counts it
 
 
 @pytest.fixture

@@ -6,13 +6,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from qipan.server import create_app
+from qipan.server.store import normalise_url
 
 from . import postgres
 from .helpers import connect, create, until, update_with
 from .server_process import ServerProcess, play_alternately
+from .test_chat import OLD_ROW, OLD_SCHEMA, check_migrated
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +27,8 @@ def pg_url() -> Iterator[str]:
 def test_play_list_record_and_resume_on_postgres(pg_url: str) -> None:
     with TestClient(create_app(pg_url, ai_delay=0.0)) as client:
         assert client.app.state.db_url.startswith("postgresql+psycopg://")  # type: ignore[attr-defined]
-        done = create(client, game="shengke")
-        open_game = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}])
+        done = create(client, game="shengke", public=True)
+        open_game = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}], public=True)
         with connect(client, done, 0) as ws:
             until(ws, lambda m: m["type"] == "update")
             ws.send_json({"type": "resign"})
@@ -46,6 +49,35 @@ def test_play_list_record_and_resume_on_postgres(pg_url: str) -> None:
         assert again["moves"][-1] == before["last"] and again["view"] == before["view"]
         ws.send_json({"type": "move", "move": again["legal"][0]})
         assert until(ws, update_with(4))["to_move"] == 0
+
+
+def test_a_database_from_before_public_games_and_chat_is_brought_up_to_date_on_postgres(pg_url: str) -> None:
+    url = normalise_url(pg_url)
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text("CREATE DATABASE old_qipan"))
+    admin.dispose()
+    old_url = url.rsplit("/", 1)[0] + "/old_qipan"
+    engine = sa.create_engine(old_url)
+    with engine.begin() as c:
+        for statement in OLD_SCHEMA.split(";"):
+            if statement.strip():
+                c.execute(sa.text(statement))
+        c.execute(sa.text(OLD_ROW))
+    engine.dispose()
+    check_migrated(old_url)
+    with TestClient(create_app(old_url, ai_delay=0.0, ai_processes=False)) as client:
+        game = create(client, public=True)
+        with connect(client, game, 0) as ws:
+            until(ws, update_with(0))
+            ws.send_json({"type": "chat", "text": "hello from PostgreSQL"})
+            until(ws, lambda m: m["type"] == "chat")
+        assert [g["id"] for g in client.get("/api/games?status=open").json()] == []
+        assert client.get("/api/games/old1").json()["public"] is False
+    with TestClient(create_app(old_url, ai_delay=0.0, ai_processes=False)) as client, \
+            connect(client, game, 1) as ws:
+        assert ws.receive_json()["type"] == "update"
+        assert [m["text"] for m in ws.receive_json()["messages"]] == ["hello from PostgreSQL"]
 
 
 def test_sigkill_and_restart_on_postgres(pg_url: str, tmp_path: Path) -> None:

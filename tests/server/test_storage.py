@@ -39,8 +39,8 @@ def add_row(db: Path, game_id: str, *, game: str = "abalone", options: str = "{}
     if seats is None:
         seats = json.dumps([{"kind": "human", "token": "0" * 64}, {"kind": "human", "token": "1" * 64}])
     with sqlite3.connect(db) as conn:
-        conn.execute("INSERT INTO games (id, game, variant, options, seed, seats, created, started, finished, result)"
-                     " VALUES (?, ?, 'standard', ?, 7, ?, ?, 1.0, ?, ?)",
+        conn.execute("INSERT INTO games (id, game, variant, options, seed, seats, created, started, finished, result,"
+                     " public) VALUES (?, ?, 'standard', ?, 7, ?, ?, 1.0, ?, ?, TRUE)",
                      (game_id, game, options, seats, created, finished, result))
         for ply, text in enumerate(moves):
             conn.execute("INSERT INTO moves VALUES (?, ?, ?, ?, 2.0)", (game_id, ply, str(ply % 2), text))
@@ -90,8 +90,8 @@ def test_the_public_reason_of_a_game_that_does_not_replay_shows_no_hidden_move(d
                  if f"{e}{n}" not in hand)
     moves = [(m.player, m.text) for m in match.moves] + [(match.to_move, f"{other}@a1")]
     with sqlite3.connect(db_path) as conn:
-        conn.execute("INSERT INTO games (id, game, variant, options, seed, seats, created, started) VALUES "
-                     "('hidden', 'shengke', 'standard', '{}', 5, ?, 1.0, 1.0)",
+        conn.execute("INSERT INTO games (id, game, variant, options, seed, seats, created, started, public) VALUES "
+                     "('hidden', 'shengke', 'standard', '{}', 5, ?, 1.0, 1.0, TRUE)",
                      (json.dumps([{"kind": "human", "token": "0" * 64}, {"kind": "human", "token": "1" * 64}]),))
         for ply, (player, text) in enumerate(moves):
             conn.execute("INSERT INTO moves VALUES ('hidden', ?, ?, ?, 2.0)", (ply, str(player), text))
@@ -105,7 +105,7 @@ def test_the_public_reason_of_a_game_that_does_not_replay_shows_no_hidden_move(d
 @pytest.fixture
 def damaged_db(db_path: Path) -> Iterator[tuple[Path, Message]]:
     with serve(db_path) as client:
-        good = create(client, game="abalone")
+        good = create(client, game="abalone", public=True)
     for game_id, (row, _) in DAMAGED.items():
         add_row(db_path, game_id, **row)
     yield db_path, good
@@ -156,7 +156,7 @@ def test_a_game_whose_restart_raises_is_set_aside(db_path: Path, monkeypatch: py
 
 def test_the_lobby_list_survives_bad_finished_rows(db_path: Path) -> None:
     with serve(db_path) as client:
-        good = create(client)
+        good = create(client, public=True)
         with connect(client, good, 0) as ws:
             until(ws, update_with(0))
             ws.send_json({"type": "resign"})
@@ -200,7 +200,7 @@ def random_game_moves(count: int, seed: int) -> list[str]:
 
 def test_a_database_with_corrupted_pages_starts_and_sets_aside_what_it_cannot_read(db_path: Path) -> None:
     with serve(db_path) as client:
-        created = {c["id"]: c for c in (create(client, game="abalone") for _ in range(30))}
+        created = {c["id"]: c for c in (create(client, game="abalone", public=True) for _ in range(30))}
     games = list(created)
     with sqlite3.connect(db_path) as conn:  # 40 moves each, so the moves fill many pages
         for n, game_id in enumerate(games):
@@ -220,8 +220,9 @@ def test_a_database_with_corrupted_pages_starts_and_sets_aside_what_it_cannot_re
         hub = client.app.state.hub  # type: ignore[attr-defined]
         playing = [g for g in games if g in hub.games]
         assert playing and set(hub.unavailable) == set(games) - set(playing)
-        for game_id in games:  # each is listed: whole and playable, or unavailable
-            entry = lobby[game_id]
+        for game_id in games:  # each is whole and playable, or unavailable
+            # (listed in the lobby unless its row cannot be read: then it is not known to be public)
+            entry = lobby.get(game_id) or client.get(f"/api/games/{game_id}").json()
             if game_id in playing:
                 assert (entry["status"], entry["moves"]) == ("playing", 40)
             else:
@@ -255,7 +256,7 @@ def test_a_full_database_answers_503_and_changes_nothing(db_path: Path) -> None:
         hub.store.engine.dispose()  # every connection from now on has the limit
         made = []
         for _ in range(200):
-            reply = client.post("/api/games", json={"game": "abalone"})
+            reply = client.post("/api/games", json={"game": "abalone", "public": True})
             if reply.status_code != 201:
                 break
             made.append(reply.json()["id"])

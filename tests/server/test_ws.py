@@ -36,7 +36,8 @@ def test_update_messages_carry_the_seat_view_and_legal_moves_only_for_the_mover(
         w = until(white, update_with(0))
         s = until(spectator, update_with(0))
         assert set(b) == {"type", "game", "seat", "ply", "first", "moves", "history", "last", "view", "legal",
-                          "to_move", "clocks", "result", "seats", "rematch"}
+                          "to_move", "clock", "clocks", "clock_running", "abort_at", "abortable", "offers", "can",
+                          "result", "seats", "rematch"}
         assert b["seat"] == 0 and w["seat"] == 1 and s["seat"] is None
         assert b["view"] == game.view(start, 0) and w["view"] == game.view(start, 1)
         assert s["view"] == game.view(start, None)
@@ -341,14 +342,20 @@ def test_a_thinking_ai_does_not_block_other_games(client: TestClient, monkeypatc
 
 def test_clock_runs_out_on_the_server(client: TestClient) -> None:
     created = create(client, options={"time_limit": 1})
-    with connect(client, created, 0) as black:
+    with connect(client, created, 0) as black, connect(client, created, 1) as white:
         first = until(black, update_with(0))
-        assert first["clocks"] is not None and 0.5 < first["clocks"][0] <= 1 and first["clocks"][1] == 1
-        done = until(black, lambda m: m["result"] is not None)  # nobody moves: the clock task ends it
+        assert first["clocks"] == [1, 1] and first["clock_running"] == [False, False]
+        assert first["clock"] == {"base": 1, "increment": 0}
+        black.send_json({"type": "move", "move": "a1b2"})  # first moves are free: the clocks start with them
+        until(white, update_with(1))
+        white.send_json({"type": "move", "move": "i5h5"})
+        second = until(black, update_with(2))
+        assert second["clock_running"] == [True, True] and second["clocks"][1] == 1
+        done = until(black, lambda m: m["result"] is not None)  # black does not move: the clock task ends it
     assert done["result"]["reason"] == "time" and done["result"]["loser"] == 0
-    assert done["clocks"][0] <= 0
+    assert done["clocks"][0] == 0 and done["clocks"][1] == 1
     record = client.get(f"/api/games/{created['id']}/record").json()
-    assert record["result"]["reason"] == "time"
+    assert record["result"]["reason"] == "time" and record["clock"] == {"base": 1, "increment": 0}
 
 
 def drain(ws: WebSocketTestSession, seen: list[Message], moves: int) -> Message:

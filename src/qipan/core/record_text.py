@@ -2,8 +2,8 @@
 
 Two-player games pair their moves under one number, as chess scores do (``1. a1b2  i9h8``); a
 player who acts several times in a turn has those actions joined by commas. Other games number
-one line per move, with the mover's name. Chance outcomes stand in brackets before the move they
-precede; those before the first move get a header line of their own.
+one line per move, with the mover's name. Chance outcomes (rolls, deals) stand in brackets before
+the move they precede.
 
 >>> from qipan.core.record import Move, Record
 >>> record = Record("abalone", "standard", {}, players=["Mei", "white"],
@@ -49,9 +49,7 @@ def record_text(record: Record) -> str:
         lines.append(f"Started: {when:%Y-%m-%d %H:%M} UTC")
     result = (record.result or {}).get("text")
     lines.append(f"Result: {_clean(result) if isinstance(result, str) else 'unfinished'}")
-    opening, turns = _turns(record)
-    if opening:
-        lines.append(f"Chance: {', '.join(opening)}")
+    turns = _turns(record)
     lines.append("")
     if game.num_players == 2:
         lines += _paired(turns)
@@ -70,16 +68,15 @@ def clock_text(base: float, increment: float) -> str:
     return f"{start} + {increment:g} s"
 
 
-def _turns(record: Record) -> tuple[list[str], list[tuple[int, str]]]:
-    """The chance outcomes before the first move, and each turn: its player and what they did
-    (consecutive actions of one player joined, chance outcomes in brackets before a move)."""
-    opening: list[str] = []
+def _turns(record: Record) -> list[tuple[int, str]]:
+    """Each turn: its player and what they did (consecutive actions of one player joined, chance
+    outcomes in brackets before a move)."""
     turns: list[tuple[int, str]] = []
     pending: list[str] = []
     for move in record.moves:
         text = _clean(move.text)
         if not isinstance(move.player, int):
-            (pending if turns else opening).append(f"[{text}]" if turns else text)
+            pending.append(f"[{text}]")
             continue
         text = " ".join([*pending, text])
         pending = []
@@ -89,7 +86,7 @@ def _turns(record: Record) -> tuple[list[str], list[tuple[int, str]]]:
             turns.append((move.player, text))
     if pending and turns:  # chance after the last move
         turns[-1] = (turns[-1][0], " ".join([turns[-1][1], *pending]))
-    return opening, turns
+    return turns
 
 
 def _paired(turns: list[tuple[int, str]]) -> list[str]:

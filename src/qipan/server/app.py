@@ -22,13 +22,15 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from qipan.core import GameError, load
+from qipan.core import GameError, Record, load
+from qipan.core.clock import TimeControl
 from qipan.core.errors import brief
+from qipan.core.record_text import record_text
 from qipan.server import meta as meta_module
 from qipan.server import models
 from qipan.server.edge import Edge, redact_logs
@@ -37,6 +39,9 @@ from qipan.server.expiry import IDLE, UNSTARTED, Expiry
 from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, creator_seat, seat_specs, unavailable_summary
 from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, retry_after
 from qipan.server.live import LiveGame, invite_url, play_url, seat_summary, seat_url
+from qipan.server.lobby import Lobby, open_games, playing_games
+from qipan.server.lobby import router as lobby_router
+from qipan.server.names import check_name
 from qipan.server.socket import router as socket_router
 from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, StorageUnavailable, Store, normalise_url, safe_url
 
@@ -96,6 +101,7 @@ def create_app(
                   all_ai_workers=all_ai_workers, expiry=expiry, max_plies=max_plies,
                   max_ai_games=max_ai_games)
         app.state.hub = hub
+        app.state.lobby = Lobby(hub)
         redact_logs()
         resumed = await hub.resume_all()
         log.info("qipan server ready (%s); resumed %d unfinished game(s)", safe_url(url), resumed)
@@ -176,23 +182,31 @@ def create_app(
     async def create_game(request: Request, spec: models.CreateGame) -> dict[str, Any]:
         """Start a game. A ``seed`` is refused: the server draws every game's secret itself (a seed
         known before move 1 reveals every shuffle and roll)."""
+        name = check_name(spec.name)
         game = meta_module.build_game(spec.model_dump())
         seats = seat_specs(game, None if spec.seats is None else [s.model_dump(exclude_none=True) for s in spec.seats])
         creator = creator_seat(seats, spec.seat)
-        live, token, invites = await hub_of(request).create(game, seats, creator)
+        clock = None if spec.clock is None else TimeControl(spec.clock.base, spec.clock.increment)
+        live, token, invites = await hub_of(request).create(game, seats, creator, name, spec.public, clock)
         return created_reply(live, creator, token, invites)
 
     @app.get("/api/games", response_model=list[models.Summary], response_model_exclude_unset=True,
              responses=errors(400, *models.EDGE))
     async def list_games(
         request: Request,
-        status: Literal["playing", "finished"] | None = None,
+        status: Literal["open", "playing", "finished"] | None = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> list[dict[str, Any]]:
-        """Summaries of the newest games, playing, finished or both."""
+        """Summaries of the newest public games (invite-only games are listed nowhere): ``open``
+        (a seat anyone may take), ``playing`` (really in play: every seat taken, and a player
+        connected or a move within the last 10 minutes), ``finished``, or all of them."""
         hub = hub_of(request)
+        if status == "open":
+            return open_games(hub, limit)
+        if status == "playing":
+            return playing_games(hub, limit)
         finished = None if status is None else status == "finished"
-        rows = await asyncio.to_thread(hub.store.list_games, finished, limit)
+        rows = await asyncio.to_thread(hub.store.list_games, finished, limit, True)
         summaries = []
         for row, n in rows:
             game_id = row.game_id if isinstance(row, BadRow) else row.id
@@ -228,14 +242,28 @@ def create_app(
 
     @app.get("/api/games/{game_id}/record", response_model=models.GameRecord, response_model_exclude_unset=True,
              responses=errors(400, 404, 409, *models.EDGE))
-    async def get_record(request: Request, game_id: models.GameId) -> dict[str, Any]:
-        """The whole ``qipan-record/1`` record (hidden outcomes and the secret too), once the game is over."""
+    async def get_record(request: Request, response: Response, game_id: models.GameId,
+                         download: bool = False) -> dict[str, Any]:
+        """The whole ``qipan-record/1`` record (hidden outcomes and the secret too), once the game
+        is over; ``?download=1`` asks the browser to save it as a file."""
         async with game_for(request, game_id) as live:
-            if not live.match.over:
-                raise Conflict("the record is available once the game is over (it would reveal hidden information)")
-            record: dict[str, Any] = live.match.record().to_json()
+            record: dict[str, Any] = finished_record(live).to_json()
             record["id"] = live.id
+            if download:
+                response.headers["Content-Disposition"] = attachment(live, "json")
             return record
+
+    @app.get("/api/games/{game_id}/record.txt", response_model=None,
+             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                              "description": "the record as people read it"},
+                        **errors(400, 404, 409, *models.EDGE)})
+    async def get_record_text(request: Request, game_id: models.GameId, download: bool = False) -> PlainTextResponse:
+        """The record as text: header lines (game, players, clock, result), then the moves, paired
+        under one number in two-player games. Available when the JSON record is."""
+        async with game_for(request, game_id) as live:
+            text = record_text(finished_record(live))
+            headers = {"Content-Disposition": attachment(live, "txt")} if download else None
+            return PlainTextResponse(text, headers=headers)
 
     @app.get("/api/games/{game_id}/replay/{ply}", response_model=models.Frame, response_model_exclude_unset=True,
              responses=errors(400, 404, *models.EDGE))
@@ -251,15 +279,26 @@ def create_app(
         """The rematch of a finished game (the same one for every player who asks), with the
         requester's seat and link."""
         async with game_for(request, game_id) as live:
-            new, seat, token = await hub_of(request).rematch(live, body.token)
+            new, seat, token = await hub_of(request).rematch(live, body.token, check_name(body.name))
         return created_reply(new, seat, token, {})
 
     @app.post("/api/games/{game_id}/claim", response_model=models.Claimed, responses=errors(400, 403, 404, 409,
               *models.CHANGES), dependencies=[limited("join")])
     async def claim(request: Request, game_id: models.GameId, body: models.ClaimRequest) -> dict[str, Any]:
         """Take the seat an invitation is for: its token (every invitation works once)."""
+        name = check_name(body.name)
         async with game_for(request, game_id) as live:
-            seat, token = await live.claim(body.invite)
+            seat, token = await live.claim(body.invite, name)
+            return {"id": live.id, "seat": seat, "token": token, "url": seat_url(live.id, seat, token)}
+
+    @app.post("/api/games/{game_id}/join", response_model=models.Claimed, responses=errors(400, 403, 404, 409,
+              *models.CHANGES), dependencies=[limited("join")])
+    async def join(request: Request, game_id: models.GameId, body: models.JoinRequest) -> dict[str, Any]:
+        """Take a free seat of a public game (``seat``, or the first free one): its token. 403 for
+        an invite-only game, 409 when no seat is free or the game is over."""
+        name = check_name(body.name)
+        async with game_for(request, game_id) as live:
+            seat, token = await live.take_seat(name, body.seat)
             return {"id": live.id, "seat": seat, "token": token, "url": seat_url(live.id, seat, token)}
 
     @app.post("/api/games/{game_id}/invites", response_model=models.Invites, responses=errors(400, 403, 404,
@@ -294,6 +333,7 @@ def create_app(
                             status_code=405, headers={"Allow": ", ".join(allowed)})
 
     app.include_router(socket_router)
+    app.include_router(lobby_router)
 
     # -- the web client ------------------------------------------------------------------------------
 
@@ -347,7 +387,7 @@ def created_reply(live: LiveGame, seat: int | None, token: str | None, invites: 
     and an invitation code per other human seat. Never another seat's token."""
     seats = []
     for summary in live.seat_summaries():
-        entry: dict[str, Any] = {k: summary[k] for k in ("seat", "name", "kind", "level", "claimed")}
+        entry: dict[str, Any] = {k: summary[k] for k in ("seat", "side", "name", "kind", "level", "claimed")}
         code = invites.get(summary["seat"])
         if code is not None:
             entry["invite"], entry["url"] = code, invite_url(live.id, code)
@@ -355,6 +395,21 @@ def created_reply(live: LiveGame, seat: int | None, token: str | None, invites: 
     return {"id": live.id, "game": live.game.name, "seat": seat, "token": token,
             "url": None if seat is None or token is None else seat_url(live.id, seat, token),
             "seats": seats, "spectator_url": play_url(live.id)}
+
+
+def finished_record(live: LiveGame) -> Record:
+    """The game's record with its players' names, once it is over (Conflict before: the record
+    holds the secret and every hidden outcome)."""
+    if not live.match.over:
+        raise Conflict("the record is available once the game is over (it would reveal hidden information)")
+    record = live.match.record()
+    record.players = [live.seat_name(seat) for seat in range(len(live.row.seats))]
+    return record
+
+
+def attachment(live: LiveGame, extension: str) -> str:
+    """A Content-Disposition that saves a game's record as ``qipan-<game>-<id>.<extension>``."""
+    return f'attachment; filename="qipan-{live.game.name}-{live.id}.{extension}"'
 
 
 def _row_summary(row: GameRow, moves: int) -> dict[str, Any]:
@@ -368,7 +423,8 @@ def _row_summary(row: GameRow, moves: int) -> dict[str, Any]:
         "id": row.id, "game": row.game, "variant": row.variant, "options": row.options,
         "seats": [seat_summary(i, names[i], s, False) for i, s in enumerate(row.seats)],
         "status": "finished" if row.finished is not None else "playing",
-        "result": row.result, "moves": moves, "created": row.created,
+        "result": row.result, "moves": moves, "created": row.created, "public": row.public,
+        "clock": {k: v for k, v in row.clock.items() if k in ("base", "increment")} if row.clock else None,
     }
     try:
         models.Summary.model_validate(summary)

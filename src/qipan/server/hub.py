@@ -7,19 +7,21 @@ import asyncio
 import logging
 import re
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from qipan.ai import make_agent
 from qipan.ai.agent import agent_levels
 from qipan.core import GameError, Match, Move, Record
+from qipan.core.clock import TimeControl
 from qipan.core.errors import brief, brief_text
 from qipan.core.game import Game
 from qipan.server.ai_pool import AIProcesses
 from qipan.server.auth import SeatRecord, human_seat, new_game_id, new_seats
 from qipan.server.errors import Busy, Conflict, NotFound, SetAside
 from qipan.server.expiry import Expiry, watch
-from qipan.server.live import LiveGame
+from qipan.server.live import LiveGame, read_clock, stored_clock
 from qipan.server.store import BadRow, GameRow, StorageUnavailable, Store, Writer
 
 log = logging.getLogger("qipan.server")
@@ -56,6 +58,8 @@ class Hub:
         self.games: dict[str, LiveGame] = {}
         self.unavailable: dict[str, dict[str, Any]] = {}
         """Games set aside because they cannot be resumed: id -> what the lobby shows of them."""
+        self.watchers: list[Callable[[], None]] = []
+        """Called after any game changed (moves, seats, who is connected) or was created: the lobby."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading = asyncio.Lock()
         self._expiry: asyncio.Task[None] | None = None
@@ -65,6 +69,11 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    def touched(self) -> None:
+        """Tell the watchers that some game changed."""
+        for watcher in self.watchers:
+            watcher()
 
     async def close(self) -> None:
         for live in list(self.games.values()):
@@ -83,13 +92,16 @@ class Hub:
     # -- creating and loading ----------------------------------------------------------------------
 
     async def create(
-        self, game: Game[Any, Any], specs: list[dict[str, Any]], creator: int | None
+        self, game: Game[Any, Any], specs: list[dict[str, Any]], creator: int | None, name: str | None = None,
+        public: bool = False, clock: TimeControl | None = None,
     ) -> tuple[LiveGame, str | None, dict[int, str]]:
         """Start a game with these seats (from :func:`seat_specs`). The ``creator``'s seat gets a
-        token, every other human seat an invitation; returns the game, the creator's token (None
-        when they take no seat) and each invited seat's code."""
-        records, token, invites = new_seats(specs, creator)
-        live = await self._start(game, records)
+        token (and their nickname ``name``), every other human seat an invitation; returns the
+        game, the creator's token (None when they take no seat) and each invited seat's code.
+        A ``public`` game is listed in the lobby and anyone may take its free seats. ``clock``:
+        the time control (None: untimed, or the game's own time limit)."""
+        records, token, invites = new_seats(specs, creator, name)
+        live = await self._start(game, records, public=public, clock=clock)
         return live, token, invites
 
     def ai_games(self) -> int:
@@ -97,14 +109,15 @@ class Hub:
         return sum(1 for live in self.games.values()
                    if not live.match.over and all(seat["kind"] == "ai" for seat in live.row.seats))
 
-    async def _start(self, game: Game[Any, Any], seats: list[SeatRecord], rematch_of: LiveGame | None = None
-                     ) -> LiveGame:
+    async def _start(self, game: Game[Any, Any], seats: list[SeatRecord], rematch_of: LiveGame | None = None,
+                     public: bool = False, clock: TimeControl | None = None) -> LiveGame:
         """Create, save and start a game with these seat records (hashes only)."""
         if all(seat["kind"] == "ai" for seat in seats) and self.ai_games() >= self.max_ai_games:
             raise Busy(f"the server is running as many games between AIs as it allows ({self.max_ai_games}); "
                        "try again when one ends, or seat a person")
         now = time.time()
-        match = Match(game, clock=time.time, started=now)  # a fresh secret: the server never takes seeds
+        # a fresh secret: the server never takes seeds
+        match = Match(game, clock=time.time, started=now, time_control=clock)
         row = GameRow(
             id=new_game_id(),
             game=game.name,
@@ -114,6 +127,8 @@ class Hub:
             seats=seats,
             created=now,
             started=now,
+            clock=stored_clock(match),
+            public=public,
         )
         rows = [(str(m.player), m.text, m.time) for m in match.moves]  # opening chance outcomes
         result = match.result()
@@ -130,6 +145,7 @@ class Hub:
         live = LiveGame(self, row, match)
         self.games[row.id] = live
         live.after_change()
+        self.touched()
         return live
 
     async def get(self, game_id: str) -> LiveGame:
@@ -170,6 +186,10 @@ class Hub:
             result=row.result,
             started=row.started,
         )
+        try:
+            record.clock, record.clock_reset = read_clock(row.clock)
+        except GameError as exc:
+            raise BadRow(row.id, "its stored clock is damaged", detail=str(exc)) from None
         # Replaying a long game takes a while (about 25 µs a move): in a thread, so that the event
         # loop keeps answering everyone else meanwhile.
         match = await asyncio.to_thread(Match.from_record, record)
@@ -251,14 +271,15 @@ class Hub:
             if self.ai_processes is not None and live.agents and live.match.over:
                 self.ai_processes.forget(live.agent_key(seat) for seat in live.agents)
 
-    async def rematch(self, live: LiveGame, token: object) -> tuple[LiveGame, int, str]:
+    async def rematch(self, live: LiveGame, token: object, name: str | None = None) -> tuple[LiveGame, int, str]:
         """The rematch of a finished game (created on the first request); the requester's new seat
         and token there.
 
         Seats rotate (seat i moves to i+1). A seat of the rematch is taken by the holder of the old
         seat's token when they ask, with a token derived from theirs (:func:`derived_token`), so
         every player fetches their own and nobody gets anyone else's. A seat nobody had claimed
-        starts unclaimed, with no invitation until the creator issues one."""
+        starts unclaimed, with no invitation until the creator issues one. Nicknames move with
+        their seats (``name``: the requester's new one); a public game's rematch is public."""
         seat = live.seat_for_token(token)
         async with live.lock:
             if not live.match.over:
@@ -266,14 +287,15 @@ class Hub:
             if live.row.rematch is None:
                 n = len(live.row.seats)
                 seats = [rematch_record(live.row.seats[(j - 1) % n]) for j in range(n)]
-                new = await self._start(live.game, seats, rematch_of=live)
+                new = await self._start(live.game, seats, rematch_of=live, public=live.row.public,
+                                         clock=live.match.time_control)
                 live.row.rematch = new.id
                 live.broadcast()
             else:
                 new = await self.get(live.row.rematch)
         new_seat = (seat + 1) % len(live.row.seats)
         assert isinstance(token, str)  # seat_for_token accepted it
-        return new, new_seat, await new.take_rematch_seat(new_seat, token)
+        return new, new_seat, await new.take_rematch_seat(new_seat, token, name)
 
 
 def unavailable_summary(row: GameRow | BadRow, reason: str) -> dict[str, Any]:
@@ -291,7 +313,7 @@ def rematch_record(old: SeatRecord) -> SeatRecord:
     """A seat's record in the rematch, from its record in the finished game."""
     if old["kind"] != "human":
         return {"kind": old["kind"], "level": old.get("level"), "token": None}
-    record = human_seat(creator=bool(old.get("creator")))
+    record = human_seat(creator=bool(old.get("creator")), name=old.get("name"))
     record["rematch_of"] = old.get("token")
     return record
 

@@ -16,14 +16,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from qipan.ai import make_agent
-from qipan.ai.agent import Agent, RandomAgent
+from qipan.ai.agent import Agent, RandomAgent, choose_within
 from qipan.core import CHANCE, GameError, Match
 from qipan.core.chance import KeyedRandom, event_key
+from qipan.core.clock import Reset, TimeControl, think_time
+from qipan.core.errors import brief
 from qipan.core.game import Game
 from qipan.server.ai_pool import BACKGROUND, FOREGROUND, Request
 from qipan.server.auth import SeatRecord, check_token, claimed, derived_token, hash_token, new_invite, new_token
+from qipan.server.chat import ChatRoom
 from qipan.server.connections import Client, dumps
 from qipan.server.errors import AuthError, Conflict, NotFound
+from qipan.server.expiry import describe
+from qipan.server.names import display_name
 from qipan.server.store import GameRow
 
 if TYPE_CHECKING:
@@ -48,16 +53,50 @@ def invite_url(game_id: str, code: str) -> str:
     return f"/play/{game_id}#invite={code}"
 
 
-def seat_summary(seat: int, name: str, info: SeatRecord, connected: bool) -> dict[str, Any]:
-    """A seat as everyone may see it: who plays it and whether they are here (no secrets)."""
+def seat_summary(seat: int, side: str, info: SeatRecord, connected: bool) -> dict[str, Any]:
+    """A seat as everyone may see it: its side, who plays it (their nickname, else the side) and
+    whether they are here (no secrets)."""
     return {
         "seat": seat,
-        "name": name,
+        "side": side,
+        "name": display_name(info, side),
         "kind": info["kind"],
         "level": info.get("level"),
         "claimed": claimed(info),
         "connected": info["kind"] == "ai" or connected,
     }
+
+
+OFFERS = ("takeback", "draw")
+"""What a player may offer the other (two-player games; see :meth:`LiveGame.offer`)."""
+
+
+def check_offer(offer: object) -> str:
+    if offer not in OFFERS:
+        raise GameError(f'"offer" must be "takeback" or "draw", not {brief(offer, 40)}')
+    assert isinstance(offer, str)
+    return offer
+
+
+def stored_clock(match: Match) -> dict[str, Any] | None:
+    """A match's ``games.clock`` value: its time control and the clocks the last takeback left."""
+    control = match.time_control
+    if control is None:
+        return None
+    data: dict[str, Any] = control.to_json()
+    if match.clock_reset is not None:
+        data["reset"] = match.clock_reset.to_json()
+    return data
+
+
+def read_clock(data: object) -> tuple[TimeControl | None, Reset | None]:
+    """The time control and takeback reset of a stored ``games.clock`` (GameError if damaged)."""
+    if data is None:
+        return None, None
+    if not isinstance(data, dict):
+        raise GameError("a stored clock must be an object")
+    control = TimeControl.from_json({k: v for k, v in data.items() if k != "reset"})
+    return control, None if data.get("reset") is None else Reset.from_json(data["reset"])
 
 
 class LiveGame:
@@ -80,6 +119,12 @@ class LiveGame:
         """The client (address) of the last person who sat down here: AI time is shared fairly
         between clients, so one with many games cannot starve everyone else's."""
         self._synced: dict[int, int] = {}  # AI seat -> views its worker-process agent has seen
+        self.offers: dict[str, int] = {}
+        """Pending offers: "takeback" or "draw" -> the seat that made it (in memory only)."""
+        self._declined: dict[tuple[int, str], int] = {}  # (seat, offer) -> moves when it was declined
+        self.epoch = 0
+        """Counts takebacks: an AI's answer to a position that was taken back is not played."""
+        self.chat = ChatRoom(self)
         for seat, info in enumerate(row.seats):
             if info["kind"] == "ai":
                 self.agents[seat] = make_agent(self.game, info["level"])
@@ -97,9 +142,13 @@ class LiveGame:
     def seat_summaries(self) -> list[dict[str, Any]]:
         connected = {c.seat for c in self.clients}
         return [
-            seat_summary(seat, self.match.players[seat], info, seat in connected)
+            seat_summary(seat, self.game.player_name(seat), info, seat in connected)
             for seat, info in enumerate(self.row.seats)
         ]
+
+    def seat_name(self, seat: int) -> str:
+        """What seat ``seat`` is called: its player's nickname, or its side."""
+        return display_name(self.row.seats[seat], self.game.player_name(seat))
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -112,6 +161,8 @@ class LiveGame:
             "result": self.match.result(),
             "moves": len(self.match.moves),
             "created": self.row.created,
+            "public": self.row.public,
+            "clock": None if self.match.time_control is None else self.match.time_control.to_json(),
         }
 
     def public_moves(self, seat: int | None) -> list[dict[str, Any]]:
@@ -134,16 +185,66 @@ class LiveGame:
             del done[moves:]
 
     def clocks(self) -> list[float] | None:
-        """Seconds left on each clock; after a resignation or time-out, frozen at that moment."""
-        match = self.match
-        if match.forfeit_result is None or self.row.finished is None:
-            clocks = match.clocks()
-        else:
-            # Match stops counting the last turn once the game is forfeited; count it to the end.
-            running = copy.copy(match)
-            running.forfeit_result = None
-            clocks = running.clocks(now=self.row.finished)
+        """Seconds left on each clock (never below 0); once the game is over, as it ended."""
+        clocks = self.match.clocks()
         return None if clocks is None else [max(0.0, c) for c in clocks]
+
+    def seated(self) -> float | None:
+        """When the last human seat was taken (None: a seat is still free, and nobody's turn
+        starts: a game begins once every player is seated)."""
+        times = [self.row.created]
+        for info in self.row.seats:
+            if info["kind"] != "human":
+                continue
+            if info.get("token") is None:
+                return None
+            when = info.get("seated")
+            if isinstance(when, int | float) and not isinstance(when, bool):
+                times.append(float(when))
+        return max(times)
+
+    def abortable(self) -> bool:
+        """Whether a player may still abort: some player has not made their first move."""
+        return not self.match.over and len(self.match.moved()) < self.game.num_players
+
+    def abort_at(self) -> float | None:
+        """When the server aborts this timed game unless the human to move makes their first
+        move (None: it does not)."""
+        match = self.match
+        control, mover, seated = match.time_control, match.to_move, self.seated()
+        if control is None or mover is None or mover < 0 or seated is None or mover in match.moved() \
+                or self.row.seats[mover]["kind"] != "human":
+            return None
+        return max(match.turn_started(), seated) + control.first_move_window()
+
+    def why_not_offer(self, seat: int, offer: str) -> str | None:
+        """Why ``seat`` may not make ``offer`` now (None: it may)."""
+        match = self.match
+        if match.over:
+            return "the game is over"
+        if offer == "takeback":
+            try:
+                match.takeback_ply(seat)
+            except GameError as exc:
+                return str(exc)
+        elif not match.draw_allowed():
+            return "draw offers are for two-player games whose rules can end drawn"
+        by = self.offers.get(offer)
+        if by == seat:
+            return f"your {offer} offer is waiting for an answer"
+        if by is not None:
+            return f"your opponent offered a {offer}: accept or decline it"
+        declined = self._declined.get((seat, offer))
+        if declined is not None and not any(m.player == seat for m in match.moves[declined:]):
+            return f"your {offer} offer was declined; you may offer again after your next move"
+        return None
+
+    def can(self, seat: int | None) -> dict[str, bool]:
+        """What ``seat`` may do now besides moving (spectators: nothing)."""
+        if seat is None:
+            return {"takeback": False, "draw": False, "abort": False}
+        return {"takeback": self.why_not_offer(seat, "takeback") is None,
+                "draw": self.why_not_offer(seat, "draw") is None, "abort": self.abortable()}
 
     def update(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """The ``update`` message for a connection at ``seat`` (None: spectator).
@@ -171,9 +272,15 @@ class LiveGame:
             "history": history,
             "last": moves[-1] if moves else None,
             "view": self.game.view(match.state, seat),
-            "legal": match.legal_texts() if seat is not None and mover == seat else [],
+            "legal": match.legal_texts() if seat is not None and mover == seat and self.seated() else [],
             "to_move": "chance" if mover == CHANCE else mover,
+            "clock": None if match.time_control is None else match.time_control.to_json(),
             "clocks": self.clocks(),
+            "clock_running": match.clock_running(),
+            "abort_at": self.abort_at(),
+            "abortable": self.abortable(),
+            "offers": [{"offer": offer, "by": by} for offer, by in self.offers.items()],
+            "can": self.can(seat),
             "result": match.result(),
             "seats": self.seat_summaries(),
             "rematch": None if self.row.rematch is None else {"id": self.row.rematch},
@@ -210,17 +317,21 @@ class LiveGame:
             "seats": self.seat_summaries(),
         }
 
-    async def take_rematch_seat(self, seat: int, old_token: str) -> str:
+    async def take_rematch_seat(self, seat: int, old_token: str, name: str | None = None) -> str:
         """Seat ``seat`` of this rematch for whoever holds ``old_token`` (their token in the finished
-        game): their token here, the same at every request. AuthError if the seat is not theirs."""
+        game): their token here, the same at every request (``name``: their nickname now, if they
+        give one). AuthError if the seat is not theirs."""
         token = derived_token(old_token, "rematch")
         async with self.lock:
             info = self.row.seats[seat]
             if check_token(info.get("token"), token):
+                if name is not None and name != info.get("name"):
+                    await self._save_seats({seat: {**info, "name": name}})
+                    self.broadcast()
                 return token
             if info.get("token") is not None or not check_token(info.get("rematch_of"), old_token):
                 raise Conflict(f"seat {seat} of the rematch has been taken by someone else")
-            await self._save_seats({seat: {**info, "token": hash_token(token)}})
+            await self._save_seats({seat: {**info, "token": hash_token(token), "name": name or info.get("name")}})
         self.broadcast()
         return token
 
@@ -249,10 +360,10 @@ class LiveGame:
 
     # -- invitations -----------------------------------------------------------------------------
 
-    async def claim(self, code: object) -> tuple[int, str]:
-        """Take the seat an invitation code is for; its new token. AuthError for a code of no
-        seat, Conflict when the seat has been claimed already (every code works once) or the game
-        is over."""
+    async def claim(self, code: object, name: str | None = None) -> tuple[int, str]:
+        """Take the seat an invitation code is for, as ``name``; its new token. AuthError for a
+        code of no seat, Conflict when the seat has been claimed already (every code works once)
+        or the game is over."""
         async with self.lock:
             seats = self.row.seats
             seat = next((s for s, info in enumerate(seats) if check_token(info.get("invite"), code)), None)
@@ -266,9 +377,45 @@ class LiveGame:
                 # made from the seats held at the end.
                 raise Conflict("the game is over: its seats can no longer be taken")
             token = new_token()
-            await self._save_seats({seat: {**seats[seat], "token": hash_token(token)}})
+            await self._save_seats({seat: {**seats[seat], "token": hash_token(token), "name": name}})
         self.broadcast()
         return seat, token
+
+    async def take_seat(self, name: str | None, seat: object = None) -> tuple[int, str]:
+        """Take a free human seat of a public game (``seat``, or the first free one) as ``name``;
+        its new token. AuthError for an invite-only game, Conflict when no seat (or not that one)
+        is free or the game is over."""
+        if not self.row.public:
+            raise AuthError("this game is invite-only: its seats are taken with an invitation link")
+        seats = self.row.seats
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(seats)
+                                 or seats[seat]["kind"] != "human"):
+            humans = ", ".join(str(s) for s, info in enumerate(seats) if info["kind"] == "human")
+            raise GameError(f'"seat" must be the number of a human seat ({humans}) or left out, not {brief(seat, 40)}')
+        async with self.lock:
+            if self.match.over:
+                raise Conflict("the game is over: its seats can no longer be taken")
+            free = [s for s, info in enumerate(self.row.seats) if not claimed(info)]
+            if not free:
+                raise Conflict("every seat of this game is taken; watch it, or start a game of your own")
+            if seat is None:
+                seat = free[0]
+            elif seat not in free:
+                raise Conflict(f"seat {seat} is taken; free: {', '.join(map(str, free))}")
+            assert isinstance(seat, int)
+            token = new_token()
+            await self._save_seats({seat: {**self.row.seats[seat], "token": hash_token(token), "name": name}})
+        self.broadcast()
+        return seat, token
+
+    async def rename(self, seat: int, name: str) -> None:
+        """Give seat ``seat`` (its token checked already) the nickname ``name``."""
+        async with self.lock:
+            info = self.row.seats[seat]
+            if info.get("name") == name:
+                return
+            await self._save_seats({seat: {**info, "name": name}})
+        self.broadcast()
 
     async def reissue_invites(self, token: object) -> dict[int, str]:
         """New invitation codes for every human seat nobody has claimed (the old codes stop
@@ -282,11 +429,19 @@ class LiveGame:
         return codes
 
     async def _save_seats(self, changes: dict[int, SeatRecord]) -> None:
-        """Commit changed seat records, then keep them (held under the game's lock)."""
+        """Commit changed seat records, then keep them (held under the game's lock). A seat
+        taken now records when (``seated``): the game's first turn starts once every seat is."""
+        now = time.time()
+        taken = [s for s, info in changes.items()
+                 if info.get("token") is not None and self.row.seats[s].get("token") is None]
+        changes = {**changes, **{s: {**changes[s], "seated": now} for s in taken}}
         seats = [changes.get(s, info) for s, info in enumerate(self.row.seats)]
         if changes:
             await self.hub.writer.write(lambda c: self.hub.store.set_seats(self.id, seats, conn=c))
         self.row.seats = seats
+        if taken:
+            self.changed.set()
+            self.after_change()  # the last seat taken: the first turn (an AI's, the clock) starts
 
     # -- connections -----------------------------------------------------------------------------
 
@@ -323,22 +478,28 @@ class LiveGame:
             if client.seat not in cache:
                 cache[client.seat] = dumps(self.update(client.seat, since))
             client.push(cache[client.seat])
+        self.chat.after_change()
+        self.hub.touched()
 
     # -- changes ---------------------------------------------------------------------------------
 
-    async def act(self, seat: int | None, kind: str, text: str | None = None, ply: int | None = None) -> None:
+    async def act(self, seat: int | None, kind: str, text: str | None = None, ply: int | None = None,
+                  epoch: int | None = None) -> None:
         """Play ``text`` (kind "move") or resign (kind "resign") for ``seat``.
 
-        Raises GameError (nothing changes) when the action is not allowed. With ``ply``, the
-        action only happens if the game still has exactly that many moves (AI turns)."""
+        Raises GameError (nothing changes) when the action is not allowed. With ``ply`` (and
+        ``epoch``), the action only happens if the game still has exactly that many moves (and no
+        takeback happened since: AI turns)."""
         if seat is None:
             raise GameError("spectators cannot play; open your invitation or seat link to play")
         async with self.lock:
             match = self.match
-            if ply is not None and len(match.moves) != ply:
+            if ply is not None and (len(match.moves) != ply or epoch not in (None, self.epoch)):
                 return
             if match.over:
                 raise GameError("the game is over: no more moves")
+            if kind == "move" and self.seated() is None:
+                raise GameError("the game starts when every player has taken their seat; waiting for them")
             before = self._snapshot()
             try:
                 if kind == "move":
@@ -367,13 +528,13 @@ class LiveGame:
             await self._commit(before)
         return True
 
-    def _snapshot(self) -> tuple[int, dict[str, Any] | None]:
-        match = self.match
-        return len(match.moves), match.forfeit_result
+    def _snapshot(self) -> tuple[int, tuple[Any, ...]]:
+        return len(self.match.moves), self.match.snapshot()
 
-    async def _commit(self, before: tuple[int, dict[str, Any] | None]) -> None:
-        """Persist what changed since ``before``, then tell everyone; undo it if the write fails."""
-        n0, forfeit = before
+    async def _commit(self, before: tuple[int, tuple[Any, ...]]) -> None:
+        """Persist what changed since ``before``, then tell everyone; undo it if the write fails.
+        Pending offers end with any move or the end of the game."""
+        n0, saved = before
         match = self.match
         new = match.moves[n0:]
         result = match.result()
@@ -384,12 +545,12 @@ class LiveGame:
                 lambda c: self.hub.store.append_moves(self.id, n0, rows, finished, result, conn=c)
             )
         except Exception:
-            match.truncate(n0)
-            match.forfeit_result = forfeit
+            match.restore(saved)
             self._forget(n0)
             raise GameError("the server could not save that; please try again") from None
         if result is not None:
             self.row.finished, self.row.result = finished, result
+        self.offers.clear()
         for state in match.states[n0 + 1:]:
             self._observe(state)
         self.changed.set()
@@ -412,18 +573,33 @@ class LiveGame:
             if not self.clients:
                 self.hub.unload(self)
             return
+        if self.seated() is None:
+            return  # nobody's turn starts before every seat is taken
         mover = match.to_move
         if mover is not None and mover in self.agents and (self._ai_task is None or self._ai_task.done()):
             self._ai_task = self.hub.spawn(self._ai_turn(mover, len(match.moves)))
-        if self.game.time_limit() is not None and (self._clock_task is None or self._clock_task.done()):
+        if match.time_control is not None and (self._clock_task is None or self._clock_task.done()):
             self._clock_task = self.hub.spawn(self._watch_clock())
 
+    def _think_time(self, seat: int) -> float | None:
+        """Seconds the AI at ``seat`` may think, by its running clock (None: its own budget)."""
+        match = self.match
+        clocks = match.clocks()
+        if match.time_control is None or clocks is None or not match.clock_running()[seat]:
+            return None
+        return think_time(clocks[seat], match.time_control.increment)
+
     async def _ai_turn(self, seat: int, ply: int) -> None:
-        if self.hub.ai_delay:
-            await asyncio.sleep(self.hub.ai_delay)
+        epoch = self.epoch
+        think = self._think_time(seat)
+        delay = self.hub.ai_delay if think is None else min(self.hub.ai_delay, think / 4)
+        if delay:
+            await asyncio.sleep(delay)
         state = self.match.state
-        if len(self.match.moves) != ply:
+        if len(self.match.moves) != ply or self.epoch != epoch:
             return
+        if think is not None:
+            think = self._think_time(seat)
         agent = self.agents[seat]
         key = event_key(self.row.seed, "ai", ply)
         rng = KeyedRandom(key)
@@ -433,20 +609,21 @@ class LiveGame:
             if isinstance(agent, RandomAgent):
                 action = agent.choose(self.game, view, rng)  # as cheap as the fallback: never queued
             elif self.hub.ai_processes is not None:
-                action = await self._choose_in_worker(seat, view, key)
+                action = await self._choose_in_worker(seat, view, key, think)
             else:
                 action = await asyncio.get_running_loop().run_in_executor(
-                    self.hub.ai_pool, agent.choose, self.game, view, rng
+                    self.hub.ai_pool, choose_within, agent, think, self.game, view, rng
                 )
             text = self.game.action_text(state, action)
         except Exception:
             log.exception("AI %s failed in game %s; playing a random legal move", agent.name, self.id)
-        if len(self.match.moves) == ply and not self.match.over:  # else: resigned or timed out meanwhile
+        # else: resigned, timed out or taken back meanwhile
+        if len(self.match.moves) == ply and self.epoch == epoch and not self.match.over:
             legal = self.match.legal_texts()
             if text is None or text not in legal:
                 text = rng.choice(legal)
             try:
-                await self.act(seat, "move", text, ply=ply)
+                await self.act(seat, "move", text, ply=ply, epoch=epoch)
             except GameError as exc:
                 log.warning("AI move %s in game %s was refused: %s", text, self.id, exc)
                 await asyncio.sleep(1.0)  # e.g. the database is down: retry, but not in a tight loop
@@ -458,15 +635,16 @@ class LiveGame:
         """The name of an AI seat's agent in the worker processes."""
         return f"{self.id}:{seat}"
 
-    async def _choose_in_worker(self, seat: int, view: dict[str, Any], rng_key: bytes) -> Any:
-        """The AI's choice from its worker process, sending the views it has not seen yet."""
+    async def _choose_in_worker(self, seat: int, view: dict[str, Any], rng_key: bytes, think: float | None) -> Any:
+        """The AI's choice from its worker process (within ``think`` seconds, if given), sending
+        the views it has not seen yet."""
         pool = self.hub.ai_processes
         assert pool is not None
         for _ in range(2):
             first = self._synced.get(seat, 0)
             views = [self.game.view(s, seat) for s in self.match.states[1 + first:]]
             request = Request(self.agent_key(seat), self.game.name, self.game.variant, dict(self.game.config),
-                              self.row.seats[seat]["level"], first, views, view, rng_key)
+                              self.row.seats[seat]["level"], first, views, view, rng_key, think=think)
             # A game with a human seat has someone waiting for this move: it goes first.
             human = any(info["kind"] == "human" for info in self.row.seats)
             status, value = await pool.choose(request, FOREGROUND if human else BACKGROUND, self.ai_owner or self.id)
@@ -481,29 +659,131 @@ class LiveGame:
         raise GameError("the AI worker could not be brought up to date")
 
     async def _watch_clock(self) -> None:
-        """End the game when the player to move runs out of time (woken early by every change)."""
+        """End a timed game when the player to move runs out of time, or abort it when the human
+        to move has not made their first move by :meth:`abort_at` (woken early by every change)."""
         while True:
             async with self.lock:
                 self.changed.clear()
                 match = self.match
-                if match.over:
+                if match.over or match.time_control is None:
                     return
-                mover, clocks = match.to_move, match.clocks()
+                now = time.time()
+                mover, clocks, abort_at = match.to_move, match.clocks(now), self.abort_at()
                 assert clocks is not None
-                wait = 1.0
-                if mover is not None and mover >= 0:
+                wait, end = 60.0, False
+                if abort_at is not None and mover is not None:
+                    wait = abort_at - now
+                    if wait <= 0:
+                        window = describe(match.time_control.first_move_window())
+                        end = True
+                        before = self._snapshot()
+                        match.stop("aborted", f"game aborted: {self.seat_name(mover)} made no first move within "
+                                              f"{window}")
+                elif mover is not None and mover >= 0 and match.clock_running()[mover]:
+                    wait = clocks[mover] + 0.01
                     if clocks[mover] <= 0:
+                        end = True
                         before = self._snapshot()
                         match.check_time()
-                        try:
-                            await self._commit(before)
-                            return
-                        except GameError:
-                            log.warning("could not save the time-out in game %s; retrying", self.id)
-                    else:
-                        wait = clocks[mover] + 0.01
+                if end:
+                    try:
+                        await self._commit(before)
+                        return
+                    except GameError:
+                        log.warning("could not save the end of game %s (time); retrying", self.id)
+                        wait = 1.0
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), timeout=min(wait, 60.0))
+                await asyncio.wait_for(self.changed.wait(), timeout=min(max(wait, 0.01), 60.0))
+
+    # -- offers, takebacks and aborts --------------------------------------------------------------
+
+    async def offer(self, seat: int | None, offer: object) -> None:
+        """``seat`` offers a takeback (of their last move and everything after it) or a draw. An
+        AI opponent accepts a takeback at once and declines a draw. GameError saying why not."""
+        kind = check_offer(offer)
+        if seat is None:
+            raise GameError("spectators cannot make offers")
+        async with self.lock:
+            problem = self.why_not_offer(seat, kind)
+            if problem is not None:
+                raise GameError(problem)
+            if self.row.seats[1 - seat]["kind"] == "ai":  # offers exist in two-player games only
+                if kind == "takeback":
+                    await self._take_back(seat)
+                else:
+                    self._declined[(seat, kind)] = len(self.match.moves)
+                    self.broadcast()
+                return
+            self.offers[kind] = seat
+            self.broadcast()
+
+    async def respond(self, seat: int | None, verb: str, offer: object) -> None:
+        """``seat`` accepts, declines (the offerer may not repeat it before moving again) or
+        withdraws (their own) pending ``offer``."""
+        kind = check_offer(offer)
+        if seat is None:
+            raise GameError("spectators cannot answer offers")
+        async with self.lock:
+            by = self.offers.get(kind)
+            if by is None:
+                raise GameError(f"there is no {kind} offer to {verb}")
+            if verb == "withdraw":
+                if by != seat:
+                    raise GameError("only the player who made an offer can withdraw it")
+                del self.offers[kind]
+                self.broadcast()
+                return
+            if by == seat:
+                raise GameError(f"you cannot {verb} your own offer; withdraw it instead")
+            if verb == "decline":
+                del self.offers[kind]
+                self._declined[(by, kind)] = len(self.match.moves)
+                self.broadcast()
+            elif kind == "takeback":
+                await self._take_back(by)
+            else:
+                before = self._snapshot()
+                self.match.stop("agreement", "draw by agreement")
+                await self._commit(before)
+
+    async def abort(self, seat: int | None) -> None:
+        """``seat`` aborts the game (nobody wins or loses) while a first move is still missing."""
+        if seat is None:
+            raise GameError("spectators cannot abort a game")
+        async with self.lock:
+            if self.match.over:
+                raise GameError("the game is over")
+            if not self.abortable():
+                raise GameError("every player has moved: the game can no longer be aborted (resign instead)")
+            before = self._snapshot()
+            self.match.stop("aborted", f"game aborted by {self.seat_name(seat)}")
+            await self._commit(before)
+
+    async def _take_back(self, asker: int) -> None:
+        """Take back ``asker``'s last move and everything after it, durably (under the lock)."""
+        match = self.match
+        ply = match.takeback_ply(asker)
+        saved = match.snapshot()
+        match.take_back(ply)
+        clock = stored_clock(match)
+        try:
+            await self.hub.writer.write(lambda c: self.hub.store.take_back(self.id, ply, clock, conn=c))
+        except Exception:
+            match.restore(saved)
+            raise GameError("the server could not save that; please try again") from None
+        self.epoch += 1
+        self.offers.clear()
+        self._forget(ply)
+        self._synced.clear()  # worker-process agents start again from the whole (shorter) history
+        if self.hub.ai_processes is None:
+            for seat, info in enumerate(self.row.seats):
+                if info["kind"] == "ai":
+                    self.agents[seat] = make_agent(self.game, info["level"])
+            for state in match.states[1:]:
+                self._observe(state)
+        self.changed.set()
+        self.broadcast(since=ply)
+        self.after_change()
 
     def stop(self) -> None:
         for task in (self._ai_task, self._clock_task):

@@ -27,6 +27,8 @@ Scalar = StrictBool | StrictInt | StrictFloat | Text
 Number = int | float
 Value = bool | int | float | str
 Token = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+Nickname = Annotated[str, StringConstraints(max_length=200)]  # checked by qipan.server.names.check_name
+NAME_HELP = "your nickname: 1..24 characters, no control or invisible characters (default: your side's name)"
 
 GameId = Annotated[str, Path(max_length=64, description="the game's id (public)")]
 
@@ -67,6 +69,13 @@ class GameSpec(Request):
         None, max_length=MAX_OPTIONS, description="option values by name, e.g. {\"time_limit\": 600}")
 
 
+class ClockSpec(Request):
+    """A time control: each player's clock starts with their first move (docs/server.md, Clocks)."""
+
+    base: StrictInt | StrictFloat = Field(description="seconds on each clock: 1..604800")
+    increment: StrictInt | StrictFloat = Field(0, description="seconds added after each move: 0..3600")
+
+
 class CreateGame(GameSpec):
     """``POST /api/games``. A ``seed`` is refused: the server draws every game's secret itself."""
 
@@ -75,10 +84,21 @@ class CreateGame(GameSpec):
     seat: StrictInt | None = Field(
         None, description="the creator's own seat, a human one (default: the first human seat); every other "
                           "human seat gets an invitation")
+    name: Nickname | None = Field(None, description=NAME_HELP)
+    public: StrictBool = Field(False, description="list the game in the lobby, where anyone may take a free seat "
+                                                  "(default: invite-only, listed nowhere)")
+    clock: ClockSpec | None = Field(None, description="the time control (default: untimed, or Abalone's time_limit "
+                                                      "option)")
 
 
 class ClaimRequest(Request):
     invite: Token = Field(description="the invitation code (from an invitation link's #invite=...)")
+    name: Nickname | None = Field(None, description=NAME_HELP)
+
+
+class JoinRequest(Request):
+    name: Nickname | None = Field(None, description=NAME_HELP)
+    seat: StrictInt | None = Field(None, description="the free human seat to take (default: the first free one)")
 
 
 class InvitesRequest(Request):
@@ -88,6 +108,7 @@ class InvitesRequest(Request):
 class RematchRequest(Request):
     token: Token = Field(description="any seat token of the finished game")
     seat: StrictInt | None = Field(None, description="ignored (the token names the seat)")
+    name: Nickname | None = Field(None, description=NAME_HELP + "; default: your name in the finished game")
 
 
 # -- answers ----------------------------------------------------------------------------------------
@@ -149,7 +170,8 @@ class SeatBase(Answer):
     """The fields of a seat in every answer that lists seats."""
 
     seat: int
-    name: str
+    side: str = Field(description="the game's name for the seat (black, red, player 1, ...)")
+    name: str = Field(description="its player's nickname, or the side when they gave none")
     kind: Literal["human", "ai"]
     level: str | None
     claimed: bool = Field(description="whether someone sits here (AI seats: always)")
@@ -216,6 +238,8 @@ class Summary(Answer):
     result: Result | None
     moves: int
     created: Number
+    public: bool = Field(False, description="listed in the lobby, where anyone may take a free seat")
+    clock: dict[str, Number] | None = Field(None, description='the time control {"base", "increment"} (null: untimed)')
 
 
 class RecordMove(Answer):
@@ -235,6 +259,8 @@ class GameRecord(Answer):
     started: Number | None
     moves: list[RecordMove]
     result: dict[str, Any] | None
+    clock: dict[str, Number] | None = Field(None, description="the time control (absent: untimed)")
+    clock_reset: dict[str, Any] | None = Field(None, description="the clocks the last takeback left (ply, time, left)")
 
 
 class PublicMove(Answer):
@@ -287,13 +313,17 @@ LEVEL_HINT = '{"kind": "human"} or {"kind": "ai", "level": ...}'
 FIELD_MESSAGES = {
     "game": '"game" must be a game name (see /api/meta)',
     "variant": '"variant" must be a string (a variant name) or left out',
+    "clock": '"clock" must be {"base": seconds, "increment": seconds} (base 1..604800, increment 0..3600) or null',
     "options": f'"options" must be an object like {{"time_limit": 600}} with at most {MAX_OPTIONS} entries',
     "seats": f'seats must be a list like [{{"kind": "human"}}, {{"kind": "ai", "level": "easy"}}] '
              f"(at most {MAX_SEATS})",
     "token": '"token" must be a seat token (a string)',
     "seat": '"seat" must be a seat number or left out',
     "invite": '"invite" must be an invitation code (a string)',
-    "status": 'status must be "playing" or "finished" (or left out for both)',
+    "status": 'status must be "open", "playing" or "finished" (or left out for every public game)',
+    "name": '"name" must be a nickname: a string of 1..24 characters',
+    "public": '"public" must be true or false',
+    "download": "download must be 1 or 0",
     "limit": "limit must be 1..1000",
     "ply": "ply must be a whole number",
     "game_id": "game ids are at most 64 characters",
@@ -317,6 +347,8 @@ def validation_message(problems: Sequence[Any]) -> str:
             return '"seed" is not accepted: the server draws every game\'s secret itself'
         if top == "seats" and len(loc) > 2 and isinstance(loc[1], int):
             return f"seat {loc[1]}: unknown field {brief(loc[-1], 40)}"
+        if top == "clock" and len(loc) > 1:
+            return f"clock: unknown field {brief(loc[-1], 40)}; it has base and increment (seconds)"
         return f"unknown field {brief(loc[-1], 40)}"
     if top == "seats" and len(loc) > 1 and isinstance(loc[1], int):
         if len(loc) > 2 and loc[2] == "level":

@@ -22,11 +22,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from qipan.core import GameError, jsonsafe
 from qipan.core.errors import brief
+from qipan.server.chat import Speaker
 from qipan.server.connections import Client, dumps
 from qipan.server.errors import AuthError, NotFound, SetAside
 from qipan.server.hub import Hub
 from qipan.server.limits import client_key
 from qipan.server.live import LiveGame
+from qipan.server.names import check_name
 from qipan.server.store import StorageUnavailable
 
 MAX_MESSAGE = 8192
@@ -74,12 +76,19 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
     client = Client(seat, websocket.send_text, close)
     if seat is not None:
         live.ai_owner = client_key(websocket.scope)  # the AI's time is shared fairly between clients
+    name, problem = await take_name(live, seat, hello)
+    await live.chat.load()
     async with live.lock:  # the first update shows only committed moves
         live.join(client)
+    if (history := live.chat.history(seat))["messages"]:  # none: nothing to send
+        client.push(dumps(history))
+    if problem:
+        client.push(dumps(error(problem)))
+    speaker = Speaker(seat, name, client_key(websocket.scope), websocket.app.state.guard.limiter)
     try:
         while (data := await receive(websocket)) is not None:
             too_many = websocket.app.state.guard.refusal("message", websocket.scope)  # the connection stays
-            reply = error(str(too_many)) if too_many else await handle(live, seat, data)
+            reply = error(str(too_many)) if too_many else await handle(live, seat, data, speaker)
             if reply is not None:
                 client.push(dumps(reply))
     finally:
@@ -124,6 +133,19 @@ async def receive_hello(websocket: WebSocket) -> dict[str, Any] | None:
         return None
 
 
+async def take_name(live: LiveGame, seat: int | None, hello: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The nickname a hello gives (a seat's is saved as its name) and, if it is refused, why."""
+    try:
+        name = check_name(hello.get("name"))
+        if name is not None and seat is not None:
+            await live.rename(seat, name)
+    except GameError as exc:
+        return None, f"{exc}; you keep your name"
+    except StorageUnavailable as exc:
+        return None, exc.public
+    return name, None
+
+
 def seat_of(hello: dict[str, Any]) -> int | None:
     seat = hello.get("seat")
     if seat is None or (isinstance(seat, int) and not isinstance(seat, bool)):
@@ -151,9 +173,10 @@ def parse(data: str | bytes) -> dict[str, Any]:
     return message
 
 
-async def handle(live: LiveGame, seat: int | None, data: str | bytes) -> dict[str, Any] | None:
-    """Answer one client message after its hello: None when the update broadcast is the answer,
-    else a reply (an error changes nothing)."""
+async def handle(live: LiveGame, seat: int | None, data: str | bytes, speaker: Speaker | None = None
+                 ) -> dict[str, Any] | None:
+    """Answer one client message after its hello: None when the update broadcast (or the chat
+    message sent to everyone who reads it) is the answer, else a reply (an error changes nothing)."""
     try:
         message = parse(data)
     except GameError as exc:
@@ -175,9 +198,27 @@ async def handle(live: LiveGame, seat: int | None, data: str | bytes) -> dict[st
         except GameError as exc:
             return error(str(exc))
         return None
+    if kind in ("offer", "accept", "decline", "withdraw", "abort"):
+        try:
+            if kind == "abort":
+                await live.abort(seat)
+            elif kind == "offer":
+                await live.offer(seat, message.get("offer"))
+            else:
+                await live.respond(seat, kind, message.get("offer"))
+        except GameError as exc:
+            return error(str(exc))
+        return None
+    if kind == "chat":
+        try:
+            await live.chat.say(speaker or Speaker(seat, None, "?"), message.get("text"))
+        except GameError as exc:
+            return error(str(exc))
+        return None
     if kind == "hello":
         return error("this connection has said hello already; open a new one to change seats")
-    return error(f"unknown message type {brief(kind, 40)}; use move, resign, ping or sync")
+    return error(f"unknown message type {brief(kind, 40)}; use move, resign, offer, accept, decline, withdraw, abort, "
+                 "chat, ping or sync")
 
 
 def error(message: str) -> dict[str, Any]:

@@ -54,6 +54,10 @@ games_table = sa.Table(
     sa.Column("finished", sa.Float, nullable=True),
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("rematch", sa.String(32), nullable=True),
+    # {"base": s, "increment": s} and, after a takeback, "reset": {"ply", "time", "left"} (NULL: untimed;
+    # see qipan.core.clock)
+    sa.Column("clock", sa.JSON, nullable=True),
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),  # listed in the lobby
     sa.Index("games_open", "finished"),
 )
 
@@ -65,6 +69,18 @@ moves_table = sa.Table(
     sa.Column("player", sa.String(16), nullable=False),  # "0", "1", ... or "chance"
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("time", sa.Float, nullable=True),
+)
+
+chat_table = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),  # 1, 2, ... per game
+    sa.Column("channel", sa.String(16), nullable=False),  # "players" or "spectators"
+    sa.Column("seat", sa.Integer, nullable=True),  # None: a spectator
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
 )
 
 
@@ -83,6 +99,10 @@ class GameRow:
     finished: float | None = None
     result: dict[str, Any] | None = None
     rematch: str | None = None
+    clock: dict[str, Any] | None = None
+    """The time control ({"base", "increment"}) and, after a takeback, the clocks it left ("reset")."""
+    public: bool = False
+    """Listed in the lobby, and anyone may take a free seat (else: invite-only)."""
 
 
 class StoreError(Exception):
@@ -95,9 +115,12 @@ class BadRow(Exception):
     ``reason`` is short and safe to show to anyone; ``game`` and ``created`` are what could be
     read (for the lobby list)."""
 
-    def __init__(self, game_id: str, reason: str, game: str = "?", created: float = 0.0, detail: str = ""):
+    def __init__(self, game_id: str, reason: str, game: str = "?", created: float = 0.0, detail: str = "",
+                 public: bool = False):
         super().__init__(f"game {game_id}: {reason}")
         self.game_id = game_id
+        self.public = public
+        """Whether the row says the game is public (False when that cannot be read either)."""
         self.reason = reason
         self.game = game
         self.created = created
@@ -214,7 +237,7 @@ def _to_db(row: GameRow) -> dict[str, Any]:
     return data
 
 
-_JSON_COLUMNS = ("options", "seats", "result")
+_JSON_COLUMNS = ("options", "seats", "result", "clock")
 MAX_STORED_JSON = 1 << 20
 """Longest stored JSON value (characters) read back; a game's settings and seats are far shorter."""
 
@@ -233,7 +256,7 @@ def _seat_ok(seat: object) -> bool:
         return False
     if seat["kind"] == "ai" and not isinstance(seat.get("level"), str):
         return False
-    return all(isinstance(seat.get(k), str | None) for k in ("level", "token", "invite"))
+    return all(isinstance(seat.get(k), str | None) for k in ("level", "token", "invite", "name"))
 
 
 def _result_ok(result: object) -> bool:
@@ -254,9 +277,10 @@ def decode_row(data: Mapping[str, Any]) -> GameRow:
     game, created = data.get("game"), data.get("created")
     name = game if isinstance(game, str) else "?"
     when = float(created) if isinstance(created, int | float) and _number(created) else 0.0
+    public = data.get("public") is True
 
     def bad(reason: str) -> BadRow:
-        return BadRow(game_id, reason, name, when)
+        return BadRow(game_id, reason, name, when, public=public)
 
     values = dict(data)
     for column in _JSON_COLUMNS:
@@ -279,6 +303,8 @@ def decode_row(data: Mapping[str, Any]) -> GameRow:
         raise bad("its stored times are damaged")
     if not _result_ok(values["result"]):
         raise bad("its stored result is damaged")
+    if not (values["clock"] is None or isinstance(values["clock"], dict)):
+        raise bad("its stored clock is damaged")
     secret, seed = values.pop("secret", None), values["seed"]
     if secret is not None:
         if not isinstance(secret, str):
@@ -286,9 +312,19 @@ def decode_row(data: Mapping[str, Any]) -> GameRow:
         values["seed"] = secret
     elif not isinstance(seed, int) or isinstance(seed, bool):
         raise bad("its stored seed is damaged")
+    values["public"] = public
     if not (values["rematch"] is None or isinstance(values["rematch"], str)):
         values["rematch"] = None  # a damaged link to the rematch loses only the link
     return GameRow(**values)
+
+
+CHAT_FIELDS = ("n", "channel", "seat", "name", "text", "at")
+
+
+def _chat_ok(row: Mapping[str, Any]) -> bool:
+    return (isinstance(row["n"], int) and isinstance(row["channel"], str) and isinstance(row["name"], str)
+            and isinstance(row["text"], str) and _number(row["at"])
+            and (row["seat"] is None or isinstance(row["seat"], int)))
 
 
 def _move(row: Any) -> MoveRow:
@@ -345,6 +381,12 @@ class Store:
         if "secret" not in columns:
             with self.engine.begin() as c:
                 c.execute(sa.text("ALTER TABLE games ADD COLUMN secret VARCHAR(128)"))
+        if "clock" not in columns:  # games from before clocks for every game: untimed (or Abalone's option)
+            with self.engine.begin() as c:
+                c.execute(sa.text("ALTER TABLE games ADD COLUMN clock JSON"))
+        if "public" not in columns:  # games from before public games stay invite-only
+            with self.engine.begin() as c:
+                c.execute(sa.text("ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"))
         # Unfinished games from before secrets had a 32-bit seed, which a player can brute-force
         # from the outcomes seen so far: what chance they have left is drawn under a fresh secret
         # (the outcomes already played are in the move log, so the record still replays).
@@ -397,6 +439,17 @@ class Store:
                     .where(games_table.c.id == game_id)
                     .values(finished=finished, result=result)
                 )
+
+        self._run(conn, work)
+
+    def take_back(self, game_id: str, keep: int, clock: dict[str, Any] | None, conn: Connection | None = None
+                  ) -> None:
+        """Delete the game's moves after the first ``keep`` (a takeback) and store its ``clock``
+        (with the reset the takeback left), in one transaction."""
+
+        def work(c: Connection) -> None:
+            c.execute(moves_table.delete().where(moves_table.c.game_id == game_id, moves_table.c.ply >= keep))
+            c.execute(games_table.update().where(games_table.c.id == game_id).values(clock=clock))
 
         self._run(conn, work)
 
@@ -463,6 +516,30 @@ class Store:
             log.error("the database is damaged (%s); reading its games one by one", _first_line(exc))
         return list(self._all_ids())
 
+    # -- chat ------------------------------------------------------------------------------------
+
+    def add_chat(self, game_id: str, message: Mapping[str, Any], keep: int, conn: Connection | None = None) -> None:
+        """Store chat message ``message`` (``n``, ``channel``, ``seat``, ``name``, ``text``, ``at``)
+        and drop the game's messages older than its last ``keep``."""
+
+        def work(c: Connection) -> None:
+            c.execute(chat_table.insert().values(game_id=game_id, **{k: message[k] for k in CHAT_FIELDS}))
+            c.execute(chat_table.delete().where(chat_table.c.game_id == game_id, chat_table.c.n <= message["n"] - keep))
+
+        self._run(conn, work)
+
+    def chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
+        """The game's last ``limit`` chat messages, oldest first; a damaged one is left out
+        (BadRow if they cannot be read at all, ReadFailed: not now)."""
+        query = (sa.select(*(chat_table.c[k] for k in CHAT_FIELDS)).where(chat_table.c.game_id == game_id)
+                 .order_by(chat_table.c.n.desc()).limit(limit))
+        try:
+            with self.engine.connect() as c:
+                rows = [dict(r) for r in c.execute(query).mappings()]
+        except sa.exc.DatabaseError as exc:
+            raise _unreadable(exc, game_id, "its chat cannot be read from the database") from None
+        return [r for r in reversed(rows) if _chat_ok(r)]
+
     def _all_ids(self) -> list[str]:
         """Every game id the database can still list (up to the first unreadable page)."""
         ids: list[str] = []
@@ -473,9 +550,10 @@ class Store:
             log.error("could not list every game (%s); the ones after the damage are left out", _first_line(exc))
         return ids
 
-    def list_games(self, finished: bool | None, limit: int) -> list[tuple[GameRow | BadRow, int]]:
-        """The newest games (all, finished, or unfinished) with their move counts; a game that
-        cannot be read back comes as its :class:`BadRow` (ReadFailed: none can be read now)."""
+    def list_games(self, finished: bool | None, limit: int, public: bool = False) -> list[tuple[GameRow | BadRow, int]]:
+        """The newest games (all, finished, or unfinished; with ``public``, only public ones) with
+        their move counts; a game that cannot be read back comes as its :class:`BadRow`
+        (ReadFailed: none can be read now)."""
         count = (
             sa.select(sa.func.count())
             .where(moves_table.c.game_id == games_table.c.id)
@@ -487,6 +565,8 @@ class Store:
             query = query.where(games_table.c.finished.is_not(None))
         elif finished is False:
             query = query.where(games_table.c.finished.is_(None))
+        if public:
+            query = query.where(games_table.c.public.is_(True))
         query = query.order_by(games_table.c.created.desc(), games_table.c.id).limit(limit)
         try:
             with self.engine.connect() as c:
@@ -495,7 +575,7 @@ class Store:
             if not _damaged(exc):
                 raise ReadFailed(_first_line(exc)) from None
             log.error("the database is damaged (%s); listing its games one by one", _first_line(exc))
-            return self._list_one_by_one(finished, limit)
+            return self._list_one_by_one(finished, limit, public)
         result: list[tuple[GameRow | BadRow, int]] = []
         for r in rows:
             data = dict(r)
@@ -506,16 +586,21 @@ class Store:
                 result.append((bad, n))
         return result
 
-    def _list_one_by_one(self, finished: bool | None, limit: int) -> list[tuple[GameRow | BadRow, int]]:
+    def _list_one_by_one(self, finished: bool | None, limit: int, public: bool = False
+                         ) -> list[tuple[GameRow | BadRow, int]]:
         found: list[tuple[GameRow | BadRow, int]] = []
         for game_id in self._all_ids():
+            row: GameRow | None = None
             try:
                 row = self.game(game_id)
                 n = len(self.moves(game_id))
             except BadRow as bad:
-                found.append((bad, 0))
+                # A game whose row cannot be read is not known to be public: it is left out.
+                if not public or bad.public or (row is not None and row.public):
+                    found.append((bad, 0))
                 continue
-            if row is not None and (finished is None or (row.finished is not None) == finished):
+            if row is not None and (finished is None or (row.finished is not None) == finished) and (
+                    row.public or not public):
                 found.append((row, n))
         found.sort(key=lambda item: -item[0].created)
         return found[:limit]
