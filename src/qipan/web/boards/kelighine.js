@@ -298,6 +298,13 @@ export function create(host, extra, { seat }) {
       const r = ringRadius(from) * R;
       return `M${x0},${y0} A${r},${r} 0 ${span > 180 ? 1 : 0} ${steps > 0 ? 0 : 1} ${x1},${y1}`;
     }
+    if (steps && OUTER[from] !== undefined && to[0] === "A") {
+      // Into the A ring from a corner or start cell: along the ring, not across the board.
+      const r = ringRadius("A1") * R;
+      const [xs, ys] = polar(centreAngle(from) + turn, ringRadius("A1"));
+      const span = (Math.abs(steps) - 0.5) * 22.5;
+      return `M${x0},${y0} L${xs},${ys} A${r},${r} 0 ${span > 180 ? 1 : 0} ${steps > 0 ? 0 : 1} ${x1},${y1}`;
+    }
     return `M${x0},${y0} L${x1},${y1}`;
   }
 
