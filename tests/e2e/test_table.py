@@ -57,6 +57,7 @@ def move_count(page: Page, count: int) -> None:
 def named(open_page: OpenPage, url: str, name: str, **kwargs: Any) -> Page:
     """Open ``url`` as a person whose browser keeps the nickname ``name``."""
     page = open_page(url, **kwargs)
+    expect(page.locator(".tag.you")).to_have_count(1)  # the seat is kept (an invitation claimed)
     page.evaluate("name => localStorage.setItem('qipan.name', name)", name)
     page.reload()
     return page
@@ -366,6 +367,7 @@ def test_table_screenshots_desktop_and_phone(open_page: OpenPage, server: Server
         pages.append((black, kind))
     black = pages[0][0]
     white = open_page(server.base + created["seats"][1]["url"])
+    expect(white.locator(".tag.you")).to_have_count(1)  # the invitation is claimed before the reload
     white.evaluate("lang => localStorage.setItem('qipan.lang', lang)", language)
     white.reload()
     play_typed(black, "a1b2")
