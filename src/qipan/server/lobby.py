@@ -106,9 +106,10 @@ class Lobby:
     def join(self, client: Client) -> None:
         self.clients.add(client)
         client.start()
-        client.push(self.message())
+        message = self.message()
+        client.push(message)
         if self._task is None or self._task.done():
-            self._sent = None
+            self._sent = message
             self._task = self.hub.spawn(self._run())
 
     async def leave(self, client: Client) -> None:
