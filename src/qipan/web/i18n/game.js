@@ -74,7 +74,7 @@ export default {
     "game.result.aborted": "棋局已取消：不計勝負", "game.result.abandoned": "{name} 棄局",
     "game.result.agreement": "雙方同意和棋", "game.result.moveLimit": "和局：已達手數上限",
     "game.chatPlayers": "棋手聊天", "game.chatSpectators": "觀戰者聊天",
-    "game.tableTalk": "公開談論：正大光明地公開談論，所有人（包括觀戰者）都聽得到",
+    "game.tableTalk": "桌邊談話（正大光明地公開談論）：所有人，包括觀戰者，都聽得到",
     "game.chatSpectatorsHint": "棋局結束後，棋手才看得到這裡的聊天。",
     "game.chatLabel": "聊天訊息", "game.chatPlaceholder": "說點什麼（按 Enter 送出）", "game.chatSend": "送出",
     "game.chatNotSent": "未連線：訊息沒有送出", "game.chatEmpty": "還沒有訊息。", "game.spectator": "觀戰者",
