@@ -64,7 +64,9 @@ def named(open_page: OpenPage, url: str, name: str, **kwargs: Any) -> Page:
 
 
 def abalone_game(server: Server, **extra: Any) -> dict[str, Any]:
-    return server.api("POST", "/api/games", {"game": "abalone", "seats": [{"kind": "human"}] * 2, **extra})
+    created: dict[str, Any] = server.api("POST", "/api/games",
+                                         {"game": "abalone", "seats": [{"kind": "human"}] * 2, **extra})
+    return created
 
 
 def play_typed(page: Page, move: str) -> None:
@@ -343,7 +345,7 @@ def test_mute_is_remembered(open_page: OpenPage, server: Server) -> None:
 
 def small_text_and_controls(page: Page) -> dict[str, list[str]]:
     """Text under 12 px and visible controls under 44 px (outside the board's drawing)."""
-    return page.evaluate("""(controls) => {
+    found: dict[str, list[str]] = page.evaluate("""(controls) => {
         const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
         const small = [...document.querySelectorAll('body *')].filter((e) => !e.closest('svg')
             && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && visible(e)
@@ -353,6 +355,7 @@ def small_text_and_controls(page: Page) -> dict[str, list[str]]:
             .map((e) => e.tagName + '#' + e.id + ':' + e.textContent.slice(0, 30));
         return {small, tiny};
     }""", CONTROLS)
+    return found
 
 
 @pytest.mark.parametrize("language", ["en", "zh-Hant"])
@@ -414,7 +417,7 @@ def test_move_latency_between_two_browsers(open_page: OpenPage, server: Server) 
         }""")
     game = qipan.load("abalone")
     state = game.initial_state()
-    latencies = []
+    latencies: list[float] = []
     for ply in range(20):
         mover, other = pages[ply % 2], pages[1 - ply % 2]
         my_turn(mover)
@@ -425,7 +428,7 @@ def test_move_latency_between_two_browsers(open_page: OpenPage, server: Server) 
         clicked = mover.evaluate("window.clicks.at(-1)")
         arrived = other.evaluate(f"window.arrivals.find(([n]) => n === {ply + 1})[1]")
         latencies.append(arrived - clicked)
-    ordered = sorted(latencies)
+    ordered: list[float] = sorted(latencies)
 
     def pct(p: float) -> float:
         return round(ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))], 1)
