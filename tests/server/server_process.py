@@ -86,6 +86,11 @@ class ServerProcess:
         return tokens[seat]
 
     def seat(self, created: Message, seat: int | None) -> Player:
+        """A connection at ``seat`` (None: a spectator). Every invitation is claimed first: nobody
+        moves before every seat is taken."""
+        for other, info in enumerate(created["seats"]):
+            if seat is not None and info.get("invite"):
+                self.token(created, other)
         hello: Message = {"type": "hello"} if seat is None else {"type": "hello", "seat": seat,
                                                                   "token": self.token(created, seat)}
         player = Player(connect(f"ws://127.0.0.1:{self.port}/ws/games/{created['id']}", open_timeout=10))
