@@ -112,7 +112,7 @@ def test_two_browsers_chat_takeback_draw_and_reload(open_page: OpenPage, server:
     expect(black).to_have_title("Abalone · qipan")
     assert "3fb950" in (white.locator('link[rel="icon"]').get_attribute("href") or "")
     assert "3fb950" not in (black.locator('link[rel="icon"]').get_attribute("href") or "")
-    white.wait_for_function("window.heard.includes('move') && window.heard.includes('turn')")
+    white.wait_for_function("() => window.heard.includes('move') && window.heard.includes('turn')")
 
     # Chat both ways, with nicknames; the spectator reads none of it (a normal game).
     chat(black, "good luck, Bo")
@@ -235,7 +235,7 @@ def test_a_timed_game_ends_on_time(open_page: OpenPage, server: Server, shots: A
     play_typed(white, "i5h5")
     # Black's clock runs now (black has moved before) and falls, with a warning.
     expect(black.locator('.player[data-seat="0"] .clock.low')).to_be_visible()
-    black.wait_for_function("window.heard.includes('lowtime')")
+    black.wait_for_function("() => window.heard.includes('lowtime')")
     for page in (black, white):
         expect(page.locator("#result-box")).to_contain_text("Black lost on time · White wins", timeout=15000)
     expect(black.locator('.player[data-seat="0"] .clock')).to_have_text("0:00.0")
