@@ -277,6 +277,34 @@ def test_a_wrong_seat_key_watches_and_an_unknown_game_says_so(open_page: OpenPag
     shots(missing, "table-no-such-game")
 
 
+@pytest.mark.parametrize(("code", "error", "shown"), [
+    (4404, "no game 'x' here", "No such game"),
+    (4409, "this game is set aside: its record cannot be read", "this game is set aside: its record cannot be read"),
+    (4408, "no hello within 5 seconds", "The server closed the connection: no hello within 5 seconds"),
+])
+def test_a_socket_closed_for_good_says_why(open_page: OpenPage, server: Server, code: int, error: str,
+                                          shown: str) -> None:
+    created = abalone_game(server)
+    page = open_page(server.base + created["url"])
+    expect(page.locator(".tag.you")).to_have_count(1)
+
+    def refuse(ws: Any) -> None:  # the server's answer to the hello, as socket.py sends it
+        def on_message(_: Any) -> None:
+            ws.send(json.dumps({"type": "error", "error": error}))
+            ws.close(code=code)
+        ws.on_message(on_message)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), refuse)
+    page.reload()
+    expect(page.locator("#app")).to_contain_text(shown)
+    expect(page.locator("#resign")).not_to_be_visible()
+    if code == 4408:
+        expect(page.locator("#status")).to_contain_text(shown)
+        expect(page.locator("#reconnect")).to_be_visible()
+    else:
+        expect(page.locator("#game-notice")).to_be_visible()
+
+
 # -- replay links ----------------------------------------------------------------------------------
 
 
