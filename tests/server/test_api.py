@@ -77,6 +77,23 @@ def test_describe_offers_only_the_choices_of_the_configuration(client: TestClien
     assert "deck_0" not in choices({"game": "shengke"})
 
 
+def test_describe_offers_kelighine_version_2_and_its_die(client: TestClient) -> None:
+    """Kelighine version 2 could not be chosen in the lobby: its choices were tried with version 1's
+    resolved die (6), which version 2 refuses. Only the options the client set are carried over."""
+    def choices(options: dict[str, object]) -> dict[str, list[object]]:
+        reply = client.post("/api/describe", json={"game": "kelighine", "options": options})
+        assert reply.status_code == 200, reply.text
+        found: dict[str, list[object]] = reply.json()["choices"]
+        return found
+
+    assert choices({})["version"] == [1, 2]
+    assert choices({"die": 4})["version"] == [1, 2]
+    assert choices({"version": 2}) == {"version": [1, 2], "die": [4]}
+    assert choices({"players": 3})["version"] == [1]  # version 2 is for two players
+    assert choices({"version": "2"})["die"] == [4]  # given values are read as the option reads them
+    assert choices({"die": 6})["version"] == [1]  # a die the client chose is kept: version 2 refuses it
+
+
 def test_create_gives_the_creator_their_own_seat_and_an_invitation_for_each_other_seat(
     client: TestClient,
 ) -> None:

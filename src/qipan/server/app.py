@@ -175,7 +175,8 @@ def create_app(
     @app.post("/api/describe", response_model=models.Description, responses=errors(400, *models.CHANGES))
     async def describe(spec: models.GameSpec) -> dict[str, Any]:
         """One configuration: its resolved options, players, AI levels and time limit."""
-        return meta_module.describe(meta_module.build_game(spec.model_dump()))
+        body = spec.model_dump()
+        return meta_module.describe(meta_module.build_game(body), body.get("options"))
 
     @app.post("/api/games", status_code=201, response_model=models.Created, response_model_exclude_unset=True,
               responses=errors(400, *models.CHANGES), dependencies=[limited("create")])

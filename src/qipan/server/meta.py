@@ -110,10 +110,14 @@ def build_game(body: Mapping[str, Any]) -> Game[Any, Any]:
     return load(name, variant or None, options)
 
 
-def allowed_choices(game: Game[Any, Any]) -> dict[str, list[Any]]:
-    """For each option with a list of choices, the choices this configuration accepts with its
-    other options unchanged (Tellstones' ``first_player`` offers only the seats of the chosen
-    variant, Chinese Checkers' ``players`` only the counts the variant seats)."""
+def allowed_choices(game: Game[Any, Any], given: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
+    """For each option with a list of choices, the choices this configuration accepts with the
+    options the client ``given`` unchanged (Tellstones' ``first_player`` offers only the seats of
+    the chosen variant, Chinese Checkers' ``players`` only the counts the variant seats).
+
+    Only the given options are carried over, not the resolved ones: a default that follows from
+    another option (Kelighine's die is 6 in version 1, 4 in version 2) must follow it here too."""
+    chosen = {str(key).replace("-", "_"): value for key, value in (given or {}).items()}
     allowed: dict[str, list[Any]] = {}
     for option in registry.game_class(game.name).options:
         if option.choices is None or option.local_file:
@@ -121,7 +125,7 @@ def allowed_choices(game: Game[Any, Any]) -> dict[str, list[Any]]:
         keep = []
         for choice in option.choices:
             try:
-                load(game.name, game.variant, {**game.config, option.name: choice})
+                load(game.name, game.variant, {**chosen, option.name: choice})
             except GameError:
                 continue
             keep.append(_json_value(choice))
@@ -129,7 +133,8 @@ def allowed_choices(game: Game[Any, Any]) -> dict[str, list[Any]]:
     return allowed
 
 
-def describe(game: Game[Any, Any]) -> dict[str, Any]:
+def describe(game: Game[Any, Any], given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``game`` as /api/describe answers it; ``given``: the options the client set."""
     return {
         "game": game.name,
         "variant": game.variant,
@@ -138,5 +143,5 @@ def describe(game: Game[Any, Any]) -> dict[str, Any]:
         "player_names": [game.player_name(p) for p in range(game.num_players)],
         "levels": agent_levels(game),
         "time_limit": game.time_limit(),
-        "choices": allowed_choices(game),
+        "choices": allowed_choices(game, given),
     }
