@@ -302,7 +302,7 @@ export function create(host, extra, { info } = {}) {
     const limit = Number(options.quiet_move_limit) || 0;
     const pips = (n) => h("span", { class: "pips", "aria-hidden": "true" },
       ...Array.from({ length: 6 }, (_, i) => icon(i < n ? "marble" : "ring")));
-    clear(scoreBox).append(h("div", { class: "body kv" },
+    clear(scoreBox).append(h("dl", { class: "body kv" },
       ...COLORS.flatMap((c) => [
         h("dt", { text: t("ab.pushedOut", { side: side(c) }) }),
         h("dd", { "data-score": c }, pips(v.pushed_out[c]), ` ${v.pushed_out[c]}/6`),

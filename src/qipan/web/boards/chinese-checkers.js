@@ -325,7 +325,7 @@ export function create(host, extra, { info } = {}) {
   function drawInfo(v) {
     if (!capture) return;
     info2.hidden = false;
-    clear(info2).append(h("div", { class: "body kv" },
+    clear(info2).append(h("dl", { class: "body kv" },
       h("dt", { text: t("cc.piecesLeft") }), h("dd", { id: "cc-pieces-left", text: String(v.pieces_left ?? Object.keys(v.pieces).length) }),
       h("dt", { text: t("cc.quiet") }), h("dd", { id: "cc-quiet", text: t("cc.quietOf", { n: v.quiet ?? 0, limit: 60 }) })));
   }
