@@ -283,11 +283,12 @@ def wait_turn(page: Page) -> bool:
 def milestones(page: Page, shots: Any, name: str, stage: str) -> None:
     """Screenshots ``name`` (with ``{stage}``) in English and in 繁體中文 (the page reloads to
     switch languages)."""
-    page.wait_for_timeout(400)  # let the last animation finish
+    still = page.locator("#board svg[data-animating]")  # the last move's animation has ended
+    expect(still).to_have_count(0)
     shots(page, name.format(stage=stage))
     set_language(page, "zh-Hant")
     page.wait_for_selector("#board svg")
-    page.wait_for_timeout(400)
+    expect(still).to_have_count(0)
     shots(page, name.format(stage=stage) + "-zh")
     set_language(page, "en")
     page.wait_for_selector("#board svg")
