@@ -254,6 +254,9 @@ export function create(host, extra, { seat }) {
         const dy = Math.floor(i / perRow) * 0.11 * R;
         const clickable = sources.has(cell) && !p.pending && p.player === msg.to_move;
         const g = s("g", { "data-cell": cell, "data-piece": p.player, "data-face": p.face, class: `piece${clickable ? " clickable" : ""}${p.pending ? " pending" : ""}` });
+        // A piece is about 16 px on a phone: a clear circle round it makes a 27 px target, and
+        // as the group's first child it is what shows keyboard focus (style.css).
+        if (clickable) g.append(s("circle", { cx: x + dx, cy: y + dy, r: 0.09 * R, fill: "transparent", class: "hit" }));
         const laps = ["A", "B", "C"].filter((tier) => p.laps?.[tier]).join(", ") || t("kg.none");
         const extras = [p.lap_progress ? t("kg.lapProgress", { tier: "ABC"[p.lap_progress.tier - 1], steps: p.lap_progress.steps, of: p.lap_progress.of }) : null,
           p.coin ? t("kg.coinOn", { cell: p.coin }) : null, t(`kg.face${p.face}`)].filter(Boolean);
