@@ -169,7 +169,9 @@ PHONE_SCRIPT = """({controls, minTarget, minBoard, minText}) => {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return false;
     const s = getComputedStyle(el);
-    return s.visibility !== "hidden" && s.display !== "none" && Number(s.opacity) > 0 && !el.closest("[hidden]");
+    // The content of a closed <details> is laid out but not shown: its summary is the control.
+    return s.visibility !== "hidden" && s.display !== "none" && Number(s.opacity) > 0
+      && !el.closest("[hidden], details:not([open]) > :not(summary)");
   };
   const name = (el) => {
     let text = el.tagName.toLowerCase();
@@ -262,7 +264,8 @@ MARK_CONTROLS = """(controls) => {
   const visible = (el) => {
     const r = el.getBoundingClientRect();
     const s = getComputedStyle(el);
-    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && !el.closest("[hidden], [inert]")
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden"
+      && !el.closest("[hidden], [inert], details:not([open]) > :not(summary)")
       && !el.disabled && el.tabIndex >= 0;
   };
   let n = 0;
@@ -286,6 +289,8 @@ MARK_CONTROLS = """(controls) => {
 
 
 def keyboard_findings(page: Page, where: str) -> list[str]:
+    # Open every <details> first, so the controls inside (the seat link's Copy) are checked too.
+    page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     names: dict[str, str] = page.evaluate(MARK_CONTROLS, CONTROLS)
     resting = {key: page.locator(f'[data-audit="{key}"]').first.evaluate(FOCUS_STYLE) for key in names}
     reached: set[str] = set()
