@@ -25,8 +25,11 @@ def test_meta_lists_every_game_with_options_and_levels(client: TestClient) -> No
     assert [v["name"] for v in abalone["variants"]] == ["standard", "belgian-daisy", "german-daisy"]
     limit = next(o for o in abalone["options"] if o["name"] == "time_limit")
     assert limit == {"name": "time_limit", "type": "int", "default": 0, "help": limit["help"],
-                     "choices": None, "minimum": 0, "maximum": 604800, "local_file": False}
+                     "choices": None, "minimum": 0, "maximum": 604800, "local_file": False, "seat": False}
     assert abalone["levels"][:2] == ["random", "easy"]
+    # Options whose choices are seats (counted from 0 here, shown from 1 to people) say so.
+    seats = {(g["name"], o["name"]) for g in meta["games"] for o in g["options"] if o["seat"]}
+    assert seats == {("tellstones", "first_player"), ("shengke", "first")}
     for game in meta["games"]:
         players = game["players"]
         assert isinstance(players, int) or players["min"] < players["max"]

@@ -68,6 +68,7 @@ def game_info(name: str) -> dict[str, Any]:
                 "minimum": o.minimum,
                 "maximum": o.maximum,
                 "local_file": o.local_file,
+                "seat": o.seat,
             }
             for o in cls.options
         ],

@@ -133,6 +133,7 @@ class OptionInfo(Answer):
     minimum: Number | None
     maximum: Number | None
     local_file: bool
+    seat: bool = Field(description="the choices are seat numbers counted from 0 (shown to people from 1)")
 
 
 class PlayerRange(Answer):

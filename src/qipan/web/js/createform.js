@@ -146,9 +146,9 @@ function optionField(root, opt, base) {
   return h("label", { class: "field" }, h("span", { text: label }), input, h("small", { text: help }));
 }
 
-/** Whether an option's digit choices are seats (/api/meta says so, or they look like "0", "1"). */
+/** Whether an option's digit choices are seats, counted from 0 (/api/meta's ``seat`` flag). */
 function isSeatOption(opt) {
-  return opt.seat ?? (opt.type === "str" && (opt.choices || []).some((c) => /^\d$/.test(c)));
+  return opt.seat === true;
 }
 
 /** The <option>s of a choice: a seat number reads as that seat's side ("Player 1", "甲"). */
