@@ -223,6 +223,20 @@ def test_a_timed_game_without_first_moves_aborts(open_page: OpenPage, short_serv
     expect(black.locator("#result-box")).to_contain_text("Game aborted")
 
 
+def test_the_abort_countdown_follows_the_servers_clock(open_page: OpenPage, server: Server) -> None:
+    """A computer whose clock is an hour fast still counts down the minute the server gives (the
+    update's ``now``), not zero."""
+    created = abalone_game(server, clock={"base": 300, "increment": 0})
+    black = open_page(server.base + created["url"])
+    open_page(server.base + created["seats"][1]["url"])
+    my_turn(black)
+    black.context.add_init_script("(() => { const real = Date.now; Date.now = () => real() + 3600e3; })()")
+    black.reload()
+    my_turn(black)
+    assert black.evaluate("() => Date.now() - new Date().getTime()") > 3500e3  # the page's clock is off
+    expect(black.locator("#abort-countdown")).to_contain_text(re.compile(r"Aborted in (0:[2-5]\d|1:00) "))
+
+
 def test_a_timed_game_ends_on_time(open_page: OpenPage, server: Server, shots: Any) -> None:
     created = abalone_game(server, clock={"base": 3, "increment": 0})
     black = open_page(server.base + created["url"])

@@ -4,6 +4,8 @@ everyone has moved; nobody's turn starts before every seat is taken."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -30,6 +32,20 @@ def test_a_clock_is_chosen_at_creation_for_any_game(client: TestClient) -> None:
     with connect(client, untimed, 0) as black:
         plain = until(black, update_with(0))
     assert plain["clock"] is None and plain["clocks"] is None and plain["abort_at"] is None
+
+
+def test_every_update_says_the_servers_time(client: TestClient) -> None:
+    """``now`` lets a client whose clock is off still count down to ``abort_at`` rightly."""
+    before = time.time()
+    created = create(client, clock={"base": 60, "increment": 0})
+    with connect(client, created, 0) as black:
+        first = until(black, update_with(0))
+    untimed = create(client)
+    with connect(client, untimed, 0) as white:
+        plain = until(white, update_with(0))
+    after = time.time()
+    assert before <= first["now"] <= plain["now"] <= after
+    assert first["abort_at"] - first["now"] == pytest.approx(clock.FIRST_MOVE_WINDOW, abs=1)
 
 
 def created_at(client: TestClient, game_id: str) -> float:

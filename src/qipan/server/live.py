@@ -19,7 +19,7 @@ from qipan.ai import make_agent
 from qipan.ai.agent import Agent, RandomAgent, choose_within
 from qipan.core import CHANCE, GameError, Match
 from qipan.core.chance import KeyedRandom, event_key
-from qipan.core.clock import Reset, TimeControl, think_time
+from qipan.core.clock import QUICK_THINK, Reset, TimeControl, think_time
 from qipan.core.errors import brief
 from qipan.core.game import Game
 from qipan.server.ai_pool import BACKGROUND, FOREGROUND, Request
@@ -278,6 +278,7 @@ class LiveGame:
             "clocks": self.clocks(),
             "clock_running": match.clock_running(),
             "abort_at": self.abort_at(),
+            "now": round(match.clock(), 3),  # the server's time, for clients whose clock is off
             "abortable": self.abortable(),
             "offers": [{"offer": offer, "by": by} for offer, by in self.offers.items()],
             "can": self.can(seat),
@@ -592,7 +593,8 @@ class LiveGame:
     async def _ai_turn(self, seat: int, ply: int) -> None:
         epoch = self.epoch
         think = self._think_time(seat)
-        delay = self.hub.ai_delay if think is None else min(self.hub.ai_delay, think / 4)
+        quick = think is not None and think < QUICK_THINK  # short of time: no pause, no search
+        delay = self.hub.ai_delay if think is None else 0.0 if quick else min(self.hub.ai_delay, think / 4)
         if delay:
             await asyncio.sleep(delay)
         state = self.match.state
@@ -606,7 +608,9 @@ class LiveGame:
         view = self.game.view(state, seat)
         text: str | None = None
         try:
-            if isinstance(agent, RandomAgent):
+            if quick:
+                action = RandomAgent().choose(self.game, view, rng)
+            elif isinstance(agent, RandomAgent):
                 action = agent.choose(self.game, view, rng)  # as cheap as the fallback: never queued
             elif self.hub.ai_processes is not None:
                 action = await self._choose_in_worker(seat, view, key, think)
@@ -640,11 +644,13 @@ class LiveGame:
         the views it has not seen yet."""
         pool = self.hub.ai_processes
         assert pool is not None
+        deadline = None if think is None else time.time() + think
         for _ in range(2):
             first = self._synced.get(seat, 0)
             views = [self.game.view(s, seat) for s in self.match.states[1 + first:]]
             request = Request(self.agent_key(seat), self.game.name, self.game.variant, dict(self.game.config),
-                              self.row.seats[seat]["level"], first, views, view, rng_key, think=think)
+                              self.row.seats[seat]["level"], first, views, view, rng_key, think=think,
+                              deadline=deadline)
             # A game with a human seat has someone waiting for this move: it goes first.
             human = any(info["kind"] == "human" for info in self.row.seats)
             status, value = await pool.choose(request, FOREGROUND if human else BACKGROUND, self.ai_owner or self.id)
