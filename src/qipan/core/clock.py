@@ -97,6 +97,13 @@ def _number(value: float) -> float | int:
     return int(value) if value == int(value) else value
 
 
+QUICK_THINK = 0.25
+"""Below this many seconds of thought (:func:`think_time`) an AI plays at once instead of
+searching: a search, its worker round trip and its pause cost tens of milliseconds whatever its
+budget, so in a game without increment a geometric budget alone would still flag (a 1+0 game of
+hard Abalone AIs flagged at move 72). Playing at once costs a few milliseconds a move."""
+
+
 def think_time(left: float, increment: float) -> float:
     """Seconds an AI may think with ``left`` seconds on its running clock: a twentieth of it
     plus the increment, never more than half of it (so it never flags by thinking)."""

@@ -19,6 +19,7 @@ import dataclasses
 import logging
 import multiprocessing
 import threading
+import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -56,6 +57,19 @@ class Request:
     """Agents the worker may drop first (their games are over)."""
     think: float | None = None
     """Seconds the agent may think (its clock; :func:`qipan.ai.agent.choose_within`), or None."""
+    deadline: float | None = None
+    """When (``time.time()``) that thinking must be over: time spent waiting for a worker runs on
+    the AI's clock too, so it comes off ``think``."""
+
+    def seconds(self, now: float) -> float | None:
+        """How long the agent may think if it starts at ``now`` (None: its own budget).
+
+        >>> Request("k", "abalone", "standard", {}, "easy", 0, [], {}, b"", think=3.0, deadline=10.0).seconds(8.5)
+        1.5
+        """
+        if self.think is None or self.deadline is None:
+            return self.think
+        return max(0.0, min(self.think, self.deadline - now))
 
 
 def _worker(conn: Connection) -> None:
@@ -89,7 +103,8 @@ def _worker(conn: Connection) -> None:
             agents.move_to_end(request.key)
             while len(agents) > MAX_AGENTS:
                 agents.popitem(last=False)
-            conn.send(("ok", choose_within(agent, request.think, game, request.view, KeyedRandom(request.rng_key))))
+            think = request.seconds(time.time())
+            conn.send(("ok", choose_within(agent, think, game, request.view, KeyedRandom(request.rng_key))))
         except Exception as exc:  # the server logs it and plays a random move instead
             agents.pop(request.key, None)
             conn.send(("error", f"{type(exc).__name__}: {exc}"))

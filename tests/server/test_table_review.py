@@ -1,0 +1,47 @@
+"""Defects a hostile review of issue 19's server side found (names, lobby, chat, clocks, offers),
+each pinned by a test that failed before its fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from qipan.ai.agent import Agent, RandomAgent
+from qipan.server import live as live_module
+
+from .helpers import connect, create, until
+
+
+class CountingAgent(Agent):
+    """Plays like the random level and counts how often it was asked."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def choose(self, game: Any, view: Any, rng: Any) -> Any:
+        self.asked += 1
+        return RandomAgent().choose(game, view, rng)
+
+
+def test_an_ai_short_of_time_plays_at_once_instead_of_searching(client: TestClient,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search costs tens of milliseconds whatever its budget: at 1+0 two hard Abalone AIs whose
+    budget shrank geometrically flagged at move 72. Below ``QUICK_THINK`` seconds of budget the
+    AI plays at once (here every budget counts as short, so only its free first move searches)."""
+    monkeypatch.setattr(live_module, "QUICK_THINK", 1e9)
+    created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}],
+                     clock={"base": 600, "increment": 0})
+    agent = CountingAgent()
+    client.app.state.hub.games[created["id"]].agents[1] = agent  # type: ignore[attr-defined]
+    with connect(client, created, 0) as black:
+        until(black, lambda m: m["type"] == "update")
+        black.send_json({"type": "move", "move": "a1b2"})
+        answered = until(black, lambda m: m["type"] == "update" and m["ply"] == 2)
+        assert agent.asked == 1  # the AI's first move is free: it thinks as long as it likes
+        black.send_json({"type": "move", "move": answered["legal"][0]})
+        second = until(black, lambda m: m["type"] == "update" and m["ply"] == 4)
+    assert agent.asked == 1 and second["result"] is None and second["clock_running"] == [True, True]
