@@ -91,6 +91,8 @@ const ICON_PATHS = {
   mute: "M3 9v6h4l5 5V4L7 9zm13.6 3 2.7-2.7-1.4-1.4-2.7 2.7-2.7-2.7-1.4 1.4 2.7 2.7-2.7 2.7 1.4 1.4 2.7-2.7 2.7 2.7 1.4-1.4z",
   link: "M10.6 13.4a1 1 0 0 0 1.4 0l4-4a3 3 0 0 0-4.2-4.2l-1.5 1.5 1.4 1.4 1.5-1.5a1 1 0 0 1 1.4 1.4l-4 4a1 1 0 0 0 0 1.4zm2.8-2.8a1 1 0 0 0-1.4 0l-4 4a3 3 0 0 0 4.2 4.2l1.5-1.5-1.4-1.4-1.5 1.5a1 1 0 0 1-1.4-1.4l4-4a1 1 0 0 0 0-1.4z",
   download: "M11 3h2v9.2l3.3-3.3 1.4 1.4L12 16 6.3 10.3l1.4-1.4 3.3 3.3zM4 18h16v2H4z",
+  // A die showing five; the pips are wound the other way, so they are holes.
+  die: "M6 3h12a3 3 0 0 1 3 3v12a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V6a3 3 0 0 1 3-3zM8 6.5a1.5 1.5 0 1 0 0 3a1.5 1.5 0 1 0 0-3zm8 0a1.5 1.5 0 1 0 0 3a1.5 1.5 0 1 0 0-3zm-4 4a1.5 1.5 0 1 0 0 3a1.5 1.5 0 1 0 0-3zm-4 4a1.5 1.5 0 1 0 0 3a1.5 1.5 0 1 0 0-3zm8 0a1.5 1.5 0 1 0 0 3a1.5 1.5 0 1 0 0-3z",
 };
 
 /** A small inline SVG icon (never a font glyph, which may be missing); decorative: the button

@@ -10,7 +10,7 @@ import { api, gameMeta } from "./api.js";
 import { absolute, clear, h, icon, iconButton, linkRow, PALETTE, toast } from "./dom.js";
 import { ChatView } from "./chat.js";
 import { ClockView } from "./clockview.js";
-import { gameTitle, sideName, variantName } from "./gamewords.js";
+import { gameTitle, levelName, sideName, variantName } from "./gamewords.js";
 import { t } from "./i18n.js";
 import { tabSaysYourTurn } from "./notify.js";
 import { currentName, onNameChange } from "./names.js";
@@ -367,7 +367,7 @@ class GamePage {
         h("span", { class: "pname", text: name, title: side && side !== name ? `${name} (${side})` : name }),
         side && side !== name ? h("span", { class: "tag side", text: side }) : null,
         i === this.seat ? h("span", { class: "tag you", text: t("game.you") }) : null,
-        s.kind === "ai" ? h("span", { class: "tag", text: `AI ${s.level || ""}`.trim() }) : null,
+        s.kind === "ai" ? h("span", { class: "tag", text: t("lobby.aiSeat", { level: levelName(s.level || "") }) }) : null,
         s.kind === "human" && s.claimed === false ? h("span", { class: "tag invited", text: t("game.invited") }) : null,
         s.kind === "human" && "connected" in s ? h("span", { class: `conn${s.connected ? " on" : ""}`, title: s.connected ? t("game.online") : t("game.offline"), role: "img", "aria-label": s.connected ? t("game.online") : t("game.offline") }) : null,
         sc !== null && sc !== undefined ? h("span", { class: "score", text: String(sc) }) : null,
@@ -417,14 +417,14 @@ class GamePage {
     const entry = (mv, i) => {
       const ply = mv.ply ?? i + 1;
       const luck = chance(mv);
-      const who = luck ? "chance" : this.seatName(mv.player);
+      const who = luck ? t("game.chanceMove") : this.seatName(mv.player);
       const side = luck ? "" : this.seatSide(mv.player);
       const attrs = {
         class: ["m", luck ? "chance" : "", ply === current ? "cur" : "", this.replay ? "link" : ""].join(" ").trim(),
         "data-ply": ply, title: side && side !== who ? `${who} (${side})` : who,
       };
       const body = [luck ? null : h("span", { class: "dot", style: `background:${this.seatColor(mv.player)}` }),
-        (luck ? "⚄ " : "") + mv.text];
+        luck ? icon("die") : null, luck && mv.text === "chance" ? t("game.chanceHidden") : mv.text];
       if (!this.replay) return h("span", attrs, ...body);
       return h("button", { ...attrs, type: "button", "aria-current": ply === current ? "step" : undefined,
         onclick: () => this.replay.goto(ply) }, ...body);
