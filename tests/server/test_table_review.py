@@ -9,7 +9,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from qipan.ai.agent import Agent, RandomAgent
+from qipan.core import GameError
 from qipan.server import live as live_module
+from qipan.server.chat import MAX_TEXT
+from qipan.server.names import check_name, check_text
 
 from .helpers import connect, create, until
 
@@ -45,3 +48,35 @@ def test_an_ai_short_of_time_plays_at_once_instead_of_searching(client: TestClie
         black.send_json({"type": "move", "move": answered["legal"][0]})
         second = until(black, lambda m: m["type"] == "update" and m["ply"] == 4)
     assert agent.asked == 1 and second["result"] is None and second["clock_running"] == [True, True]
+
+
+LOOKS_EMPTY = {
+    "hangul filler": "\u3164",
+    "halfwidth hangul filler": "\uffa0\uffa0",
+    "choseong filler": "\u115f",
+    "braille blank": "\u2800\u2800\u2800",
+    "a filler after a name": "Mei\u3164",
+    "only combining marks": "\u0301\u0301",
+    "marks and spaces": " \u0301 \u0302 ",
+}
+
+
+@pytest.mark.parametrize("value", LOOKS_EMPTY.values(), ids=LOOKS_EMPTY.keys())
+def test_names_and_messages_that_look_empty_are_refused(client: TestClient, value: str) -> None:
+    """A nickname of Hangul fillers or blank Braille passed the C* check, yet shows nothing (or
+    "Mei" and "Mei\u3164" look alike)."""
+    with pytest.raises(GameError):
+        check_name(value)
+    with pytest.raises(GameError):
+        check_text(value, "a chat message", MAX_TEXT)
+    reply = client.post("/api/games", json={"game": "abalone", "name": value})
+    assert reply.status_code == 400 and value.strip() not in reply.json()["error"]
+
+
+def test_stacked_combining_marks_are_refused_but_real_scripts_pass() -> None:
+    """Zalgo text (dozens of marks on one letter) spills over the chat lines around it."""
+    for text in ("a" + "\u0301" * 5, "\u0e01" + "\u0e47" * 24):
+        with pytest.raises(GameError, match="stack"):
+            check_text(text, "a chat message", MAX_TEXT)
+    for name in ("Việt", "क्षि", "e\u0301" * 12, "王小明", "Zoë 🎲"):
+        assert check_name(name) == name

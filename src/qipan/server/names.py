@@ -2,7 +2,9 @@
 
 A name is stripped, 1..:data:`MAX_NAME` characters, and holds no invisible or control
 character (Unicode categories C*: controls, format characters such as bidi overrides and
-zero-width spaces, surrogates, private use, unassigned; nor line or paragraph separators). A seat
+zero-width spaces, surrogates, private use, unassigned; nor line or paragraph separators, nor
+the blank letters of :data:`BLANKS`), at least one visible character, and at most
+:data:`MAX_MARKS` combining marks on any character. A seat
 without a name goes by its side ("black", "player 1").
 
 >>> check_name("  Mei "), check_name(None)
@@ -26,6 +28,13 @@ from qipan.core.errors import GameError
 MAX_NAME = 24
 """Longest nickname (characters, after stripping)."""
 
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern): a name or
+message of them would look empty, or like someone else's name."""
+MAX_MARKS = 4
+"""Most combining marks on one character: enough for any script's stacked diacritics, too few
+for text that spills over the lines around it ("Zalgo")."""
+
 SPECTATOR = "spectator"
 """What a spectator who gave no name is called in the spectators' chat."""
 
@@ -40,10 +49,17 @@ def check_text(value: object, what: str, longest: int) -> str:
         raise GameError(f"{what} is empty")
     if len(text) > longest:
         raise GameError(f"{what} is at most {longest} characters, not {len(text)}")
+    marks = 0
     for at, char in enumerate(text, 1):
-        if unicodedata.category(char)[0] == "C" or unicodedata.category(char) in ("Zl", "Zp"):
+        category = unicodedata.category(char)
+        if category[0] == "C" or category in ("Zl", "Zp") or char in BLANKS:
             raise GameError(f"{what} may not contain invisible or control characters "
                             f"(U+{ord(char):04X}, character {at})")
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            raise GameError(f"{what} may not stack more than {MAX_MARKS} marks on one character (character {at})")
+    if all(unicodedata.category(char)[0] in "MZ" for char in text):
+        raise GameError(f"{what} has no visible character")
     return text
 
 
