@@ -37,7 +37,20 @@ def test_a_game_ends_as_a_draw_at_the_server_move_limit(capped: TestClient) -> N
     assert capped.get(f"/api/games/{created['id']}").json()["status"] == "finished"
 
 
-def test_games_between_ais_are_capped_and_people_are_not(capped: TestClient) -> None:
+HELD_DELAY = 0.5
+"""Seconds each AI waits before moving in the test of the cap: its 6-move game lasts at least 3 s,
+so it cannot end (and free the cap, as it did with no wait) before the next requests are sent."""
+
+
+@pytest.fixture
+def slow_capped(db_path: Path) -> Iterator[TestClient]:
+    app = create_app(str(db_path), ai_delay=HELD_DELAY, ai_processes=False, max_plies=6, max_ai_games=1)
+    with TestClient(app) as client:
+        yield client
+
+
+def test_games_between_ais_are_capped_and_people_are_not(slow_capped: TestClient) -> None:
+    capped = slow_capped
     first = capped.post("/api/games", json={"game": "chinese-checkers", "seats": [AI, AI], "public": True})
     assert first.status_code == 201
     refused = capped.post("/api/games", json={"game": "abalone", "seats": [AI, AI]})
@@ -45,6 +58,7 @@ def test_games_between_ais_are_capped_and_people_are_not(capped: TestClient) -> 
     assert "between AIs" in refused.json()["error"]
     assert len(capped.get("/api/games").json()) == 1
     assert capped.post("/api/games", json={"game": "abalone", "seats": [{"kind": "human"}, AI]}).status_code == 201
+    assert capped.get(f"/api/games/{first.json()['id']}").json()["status"] != "finished"  # still held
     # When the AI game ends (here: the move limit), another may start.
     with capped.websocket_connect(f"/ws/games/{first.json()['id']}") as spectator:
         spectator.send_json({"type": "hello"})
