@@ -38,3 +38,43 @@ def test_ai_seat_and_chance_moves_read_in_chinese(open_page: Callable[..., Page]
     assert "⚄" not in html and "chance</span>" not in html
     titles = page.locator("#moves .m.chance").evaluate_all("els => els.map(e => e.title)")
     assert titles and set(titles) == {"機運"}
+
+
+def test_kelighine_turn_header_keeps_the_nickname_as_written(open_page: Callable[..., Page], server: Any) -> None:
+    """The turn header is a panel header (upper case): 'TURN 1 · MEI', and on a Chinese page
+    '第 1 輪 · MEI'."""
+    created = server.api("POST", "/api/games", {"game": "kelighine", "name": "Mei",
+                                                 "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    page = open_page(server.base + created["url"])
+    header = page.locator("#kg-actions > header span").first
+    expect(header).to_contain_text("Mei", use_inner_text=True)
+    in_chinese(page)
+    expect(header).to_contain_text("· Mei", use_inner_text=True)
+
+
+def test_phone_replay_move_numbers_line_up_with_their_moves(open_page: Callable[..., Page], server: Any) -> None:
+    """On a phone each replay move is a 44 px button; its number sat at the top of the row."""
+    frames: list[dict[str, Any]] = []
+    page = open_page(against_ai(server, "abalone"), *PHONE, frames=frames)
+    for ply in (0, 2):
+        expect(page.locator("#moves .m:not(.empty)")).to_have_count(ply)
+        expect(page.locator("#status.mine")).to_have_count(1)
+        legal = [f for f in frames if f.get("type") == "update" and f.get("legal")][-1]["legal"]
+        page.fill("#notation", legal[0])
+        page.press("#notation", "Enter")
+    expect(page.locator("#moves .m:not(.empty)")).to_have_count(4)
+    expect(page.locator("#status.mine")).to_have_count(1)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.click("#replay")
+    page.wait_for_selector("#moves button.m")
+    rows = page.evaluate("""() => [...document.querySelectorAll('#moves .n')].map((n) => {
+        const move = n.nextElementSibling.getBoundingClientRect();
+        const text = document.createRange(); text.selectNodeContents(n);
+        const r = text.getBoundingClientRect();
+        return [r.top + r.height / 2, move.top + move.height / 2, move.height];
+    })""")
+    assert len(rows) >= 2
+    for number, move, height in rows:
+        assert height >= 44
+        assert abs(number - move) <= 3, rows
