@@ -78,3 +78,18 @@ def test_phone_replay_move_numbers_line_up_with_their_moves(open_page: Callable[
     for number, move, height in rows:
         assert height >= 44
         assert abs(number - move) <= 3, rows
+
+
+def test_abort_countdown_speaks_to_the_player_who_must_move(open_page: Callable[..., Page], server: Any) -> None:
+    """The player whose first move was missing read 'Aborted in 0:57 unless Mei makes a first
+    move' about themselves; the opponent still reads it with the name."""
+    created = server.api("POST", "/api/games", {"game": "abalone", "name": "Mei", "clock": {"base": 300, "increment": 2},
+                                                 "seats": [{"kind": "human"}, {"kind": "human"}]})
+    invite = next(s for s in created["seats"] if s.get("invite"))
+    claimed = server.api("POST", f"/api/games/{created['id']}/claim", {"invite": invite["invite"], "name": "Bo"})
+    mover = open_page(server.base + created["url"])
+    other = open_page(server.base + claimed["url"], *PHONE)
+    expect(mover.locator("#abort-countdown")).to_contain_text("Make your first move within")
+    expect(other.locator("#abort-countdown")).to_contain_text("unless Mei makes a first move")
+    in_chinese(mover)
+    expect(mover.locator("#abort-countdown")).to_contain_text("內下你的第一手")

@@ -68,7 +68,8 @@ export class ClockView {
     } else {
       const left = Math.max(0, b.abortIn - (performance.now() - b.at) / 1000);
       this.countdown.hidden = false;
-      this.countdown.textContent = t("game.abortIn", { time: formatClock(left), name: this.nameOf(b.waiting) });
+      this.countdown.textContent = b.waiting === this.seat ? t("game.abortInYou", { time: formatClock(left) })
+        : t("game.abortIn", { time: formatClock(left), name: this.nameOf(b.waiting) });
     }
   }
 }
