@@ -196,6 +196,29 @@ def test_chat_refusals_are_shown_gently(open_page: OpenPage, server: Server) -> 
     expect(black.locator("#chat-input-players")).not_to_have_value("")
 
 
+def test_the_nickname_goes_with_a_claim_and_a_rematch(open_page: OpenPage, server: Server) -> None:
+    """A browser that keeps a nickname sends it when it takes a seat by an invitation and when it
+    asks for a rematch (the server's default there is the name in the finished game)."""
+    created = abalone_game(server)
+    black = named(open_page, server.base + created["url"], "Mei")
+    white = open_page(server.base + "/")
+    white.evaluate("() => localStorage.setItem('qipan.name', 'Bo')")
+    with white.expect_request(lambda request: request.url.endswith("/claim")) as claim:
+        white.goto(server.base + created["seats"][1]["url"])
+    assert claim.value.post_data_json["name"] == "Bo"
+    expect(white.locator('.player[data-seat="1"] .pname')).to_have_text("Bo")
+    my_turn(black)
+    black.once("dialog", lambda dialog: dialog.accept())
+    black.click("#resign")
+    expect(white.locator("#result-box")).to_contain_text("Mei resigned")
+    white.evaluate("() => localStorage.setItem('qipan.name', 'Bao')")  # no hello: the old game keeps Bo
+    with white.expect_request(lambda request: request.url.endswith("/rematch")) as rematch:
+        white.click("#rematch")
+    assert rematch.value.post_data_json["name"] == "Bao"
+    white.wait_for_url(re.compile(r"/play/(?!" + re.escape(created["id"]) + r")"))
+    expect(white.locator(".player:has(.tag.you) .pname")).to_have_text("Bao")
+
+
 # -- timed games ---------------------------------------------------------------------------------
 
 

@@ -21,6 +21,11 @@ async function call(method, path, body) {
   return data;
 }
 
+/** ``body`` with the nickname when there is one (the server names the seat by it). */
+function named(body, name) {
+  return name ? { ...body, name } : body;
+}
+
 let metaPromise = null;
 export const api = {
   meta: () => (metaPromise ??= call("GET", "/api/meta")),
@@ -30,9 +35,9 @@ export const api = {
   list: (status) => call("GET", `/api/games?status=${encodeURIComponent(status)}`),
   record: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record`),
   replay: (id, ply) => call("GET", `/api/games/${encodeURIComponent(id)}/replay/${ply}`),
-  rematch: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
-  join: (id, name, seat = null) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, seat === null ? { name } : { name, seat }),
-  claim: (id, invite) => call("POST", `/api/games/${encodeURIComponent(id)}/claim`, { invite }),
+  rematch: (id, token, name = null) => call("POST", `/api/games/${encodeURIComponent(id)}/rematch`, named({ token }, name)),
+  join: (id, name, seat = null) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, named(seat === null ? {} : { seat }, name)),
+  claim: (id, invite, name = null) => call("POST", `/api/games/${encodeURIComponent(id)}/claim`, named({ invite }, name)),
   invites: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/invites`, { token }),
 };
 

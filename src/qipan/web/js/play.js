@@ -51,7 +51,7 @@ async function seatFromLink(id, ply) {
   let seat = null;
   if (link.invite) {
     try {
-      const claimed = await api.claim(id, link.invite);
+      const claimed = await api.claim(id, link.invite, currentName());
       keepSeat(id, claimed.seat, claimed.token);
       seat = claimed.seat;
     } catch (err) {
@@ -548,7 +548,7 @@ class GamePage {
   /** Start or join the rematch: the server answers with this player's own new seat and token. */
   async rematch() {
     try {
-      const r = await api.rematch(this.id, this.token);
+      const r = await api.rematch(this.id, this.token, currentName());
       keepSeat(r.id, r.seat, r.token, { creator: held(this.id).creator === this.seat });
       location.href = absolute(`/play/${encodeURIComponent(r.id)}#seat=${r.seat}`);
     } catch (err) {
