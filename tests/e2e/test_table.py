@@ -364,6 +364,10 @@ def test_replay_ply_links_icons_and_hover(open_page: OpenPage, server: Server, s
     # A link to a position opens it.
     viewer = open_page(f"{server.base}/play/{game}#ply=1")
     expect(viewer.locator("#replay-bar .ply")).to_have_text("1 / 3")
+    # A finished game's replay has no way back to a live game: no exit button, and no "null" in its place.
+    expect(viewer.locator("#replay-exit")).to_have_count(0)
+    for text in (viewer.locator("#replay-bar").text_content() or "", viewer.locator("main").text_content() or ""):
+        assert not re.search(r"\b(null|undefined|NaN)\b", text), text
     expect(viewer.locator('#moves .m.cur[data-ply="1"]')).to_have_text(re.compile("a1b2"))
     expect(viewer.locator('[data-cell="d4"] [data-marble="black"]')).to_have_count(1)
     viewer.click("#replay-next")
