@@ -93,3 +93,16 @@ def test_abort_countdown_speaks_to_the_player_who_must_move(open_page: Callable[
     expect(other.locator("#abort-countdown")).to_contain_text("unless Mei makes a first move")
     in_chinese(mover)
     expect(mover.locator("#abort-countdown")).to_contain_text("內下你的第一手")
+
+
+def test_record_downloads_are_named_after_the_game(open_page: Callable[..., Page], server: Any) -> None:
+    """The readable record downloaded as 'record.txt', whatever the game."""
+    page = open_page(against_ai(server, "tellstones"))
+    page.wait_for_selector("#status.mine")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    game_id = page.url.split("/play/")[1].split("#")[0]
+    for link, suffix in (("#record-text", "txt"), ("#record-json", "json")):
+        with page.expect_download() as download:
+            page.click(link)
+        assert download.value.suggested_filename == f"qipan-tellstones-{game_id}.{suffix}"

@@ -466,10 +466,11 @@ class GamePage {
   /** Download links for the record (JSON and readable text) of a finished game. */
   recordLinks() {
     const base = `/api/games/${encodeURIComponent(this.id)}`;
+    const file = `qipan-${this.info.game}-${this.id}`; // as the server names the JSON download
     return h("div", { class: "records", id: "records" },
       h("span", { class: "label", text: t("game.records") }),
-      h("a", { class: "btn small", href: `${base}/record?download=1`, download: "", id: "record-json" }, icon("download"), t("game.recordJson")),
-      h("a", { class: "btn small", href: `${base}/record.txt`, download: "", id: "record-text" }, icon("download"), t("game.recordText")));
+      h("a", { class: "btn small", href: `${base}/record?download=1`, download: `${file}.json`, id: "record-json" }, icon("download"), t("game.recordJson")),
+      h("a", { class: "btn small", href: `${base}/record.txt`, download: `${file}.txt`, id: "record-text" }, icon("download"), t("game.recordText")));
   }
 
   renderResult(m) {
