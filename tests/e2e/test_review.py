@@ -106,3 +106,14 @@ def test_record_downloads_are_named_after_the_game(open_page: Callable[..., Page
         with page.expect_download() as download:
             page.click(link)
         assert download.value.suggested_filename == f"qipan-tellstones-{game_id}.{suffix}"
+
+
+def test_shengke_score_shows_the_first_player_bonus_as_a_sum(open_page: Callable[..., Page], server: Any) -> None:
+    """The first player's score read '0 (2)': cards on the field, then the total with a bonus
+    the panel did not name. It reads '0+2' now, beside the panel's 'first player bonus +2'."""
+    created = server.api("POST", "/api/games", {"game": "shengke", "options": {"first": "0"},
+                                                 "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    page = open_page(server.base + created["url"])
+    expect(page.locator('.player[data-seat="0"] .score')).to_have_text("0+2")
+    expect(page.locator('.player[data-seat="1"] .score')).to_have_text("0")
+    expect(page.locator("#board-extra")).to_contain_text("first player bonus +2")

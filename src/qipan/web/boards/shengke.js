@@ -32,9 +32,11 @@ export function seatColor(_view, i) {
   return OWNER[i % 2];
 }
 
+/** Cards on the field, plus the first player's bonus ("4+2", as the panel's "first player
+ * bonus +2" says; "4 (6)" left players guessing what the 6 was). */
 export function score(view, i) {
   const p = view?.players?.[i];
-  return p ? `${p.on_field}${p.score !== p.on_field ? ` (${p.score})` : ""}` : null;
+  return p ? `${p.on_field}${p.score > p.on_field ? `+${p.score - p.on_field}` : ""}` : null;
 }
 
 const elementName = (el) => (ELEMENTS[el] ? `${ELEMENTS[el].cn} ${t(`sk.${el}`)}` : t("sk.any"));
