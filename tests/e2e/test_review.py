@@ -83,7 +83,8 @@ def test_phone_replay_move_numbers_line_up_with_their_moves(open_page: Callable[
 def test_abort_countdown_speaks_to_the_player_who_must_move(open_page: Callable[..., Page], server: Any) -> None:
     """The player whose first move was missing read 'Aborted in 0:57 unless Mei makes a first
     move' about themselves; the opponent still reads it with the name."""
-    created = server.api("POST", "/api/games", {"game": "abalone", "name": "Mei", "clock": {"base": 300, "increment": 2},
+    created = server.api("POST", "/api/games", {"game": "abalone", "name": "Mei",
+                                                 "clock": {"base": 300, "increment": 2},
                                                  "seats": [{"kind": "human"}, {"kind": "human"}]})
     invite = next(s for s in created["seats"] if s.get("invite"))
     claimed = server.api("POST", f"/api/games/{created['id']}/claim", {"invite": invite["invite"], "name": "Bo"})
