@@ -62,3 +62,16 @@ def test_every_key_the_client_asks_for_exists() -> None:
     asked = {key for path in [*WEB.glob("js/*.js"), *WEB.glob("boards/*.js")] if path != I18N
              for key in re.findall(r'\bt\("([\w.]+)"', path.read_text("utf-8"))}
     assert asked and asked <= keys, sorted(asked - keys)
+
+
+RARE_SYMBOLS = re.compile(r"[\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
+"""Technical symbols (⏮ ⏭), miscellaneous symbols (⚠ ⚄ ⛨ ★ ♪), dingbats (✓ ✗) and emoji (🔇): many
+fonts lack them and show a box. Geometric shapes (● ○) and CJK are in every font the client meets."""
+
+
+def test_the_client_draws_symbols_instead_of_rare_characters() -> None:
+    found = [f"{path.relative_to(WEB)}:{n}: {match.group()!r}"
+             for path in sorted(WEB.rglob("*")) if path.suffix in {".js", ".html", ".css"}
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             for match in RARE_SYMBOLS.finditer(line)]
+    assert not found, "draw these as SVG (js/dom.js icon, boards/kit.js):\n" + "\n".join(found)

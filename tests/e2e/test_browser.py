@@ -128,6 +128,10 @@ def test_abalone_from_lobby_two_humans_and_spectator(open_page: OpenPage, server
     black.fill("#notation", "a1a2")
     black.press("#notation", "Enter")
     expect(black.locator(".toast")).to_contain_text("a1")
+    # The log keeps the reason, marked by a drawn icon, not a glyph fonts may lack (⚠ was one).
+    expect(black.locator("#log li.error")).to_contain_text("a1")
+    expect(black.locator("#log li.error svg.icon path")).to_have_count(1)
+    assert "⚠" not in (black.locator("#log").text_content() or "")
     assert move_texts(black) == ["a1b2", "g5f4"]
     game = qipan.load("abalone")
     state = game.play(game.play(game.initial_state(), "a1b2"), "g5f4")

@@ -230,7 +230,7 @@ class GamePage {
       this.pending = false;
       if (this.chat.claimError(m.error)) return;
       toast(m.error);
-      this.addLog(`⚠ ${m.error}`);
+      this.addLog(m.error, { error: true });
       if (this.msg && !this.replay) this.render(this.msg);
       return;
     }
@@ -449,17 +449,18 @@ class GamePage {
     let lines = (this.boardModule.log ? this.boardModule.log(m.view, m) : m.view?.log) || [];
     if (!lines.length) lines = this.moves.map((mv) => mv.description).filter(Boolean).slice(-50);
     const node = this.els.log;
-    const errors = [...node.querySelectorAll("li.local")].map((li) => li.textContent);
+    const own = [...node.querySelectorAll("li.local")].slice(-5); // this page's lines stay, as they are
     clear(node);
     for (const line of lines) node.append(h("li", { text: typeof line === "string" ? line : JSON.stringify(line) }));
-    for (const text of errors.slice(-5)) node.append(h("li", { class: "local", text }));
+    node.append(...own);
     document.getElementById("log-panel").hidden = !node.children.length;
     node.scrollTop = node.scrollHeight;
   }
 
-  addLog(text) {
+  /** A line in the page's own log; ``error``: a refusal from the server, marked by an icon. */
+  addLog(text, { error = false } = {}) {
     document.getElementById("log-panel").hidden = false;
-    this.els.log.append(h("li", { class: "local", text }));
+    this.els.log.append(error ? h("li", { class: "local error" }, icon("warning"), text) : h("li", { class: "local", text }));
     this.els.log.scrollTop = this.els.log.scrollHeight;
   }
 
