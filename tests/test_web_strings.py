@@ -75,3 +75,13 @@ def test_the_client_draws_symbols_instead_of_rare_characters() -> None:
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              for match in RARE_SYMBOLS.finditer(line)]
     assert not found, "draw these as SVG (js/dom.js icon, boards/kit.js):\n" + "\n".join(found)
+
+
+def test_every_page_has_the_favicon() -> None:
+    """Without an icon link the browser asks for /favicon.ico, which the server does not have (404)."""
+    icon = re.compile(r'<link rel="icon" href="data:image/svg\+xml,[^"]+">')
+    pages = [WEB / "index.html", *sorted((WEB / "rules").glob("*.html"))]
+    assert len(pages) == 6
+    found = {page.name: icon.findall(page.read_text(encoding="utf-8")) for page in pages}
+    assert all(len(links) == 1 for links in found.values()), found
+    assert len({links[0] for links in found.values()}) == 1, "one icon for every page"

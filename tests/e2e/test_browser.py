@@ -215,6 +215,7 @@ def test_abalone_clocks_broadside_and_rules_link(open_page: OpenPage, server: An
     assert href == "/static/rules/abalone.html"
     rules = open_page(server.base + href)
     expect(rules.locator("h1")).to_have_text("Abalone")
+    expect(rules.locator('link[rel="icon"]')).to_have_attribute("href", re.compile(r"^data:image/svg\+xml,"))
     expect(rules.locator("main")).to_contain_text("Sumito")
 
 
