@@ -257,11 +257,11 @@ export function create(host, extra, { seat }) {
         // A piece is about 16 px on a phone: a clear circle round it makes a 27 px target, and
         // as the group's first child it is what shows keyboard focus (style.css).
         if (clickable) g.append(s("circle", { cx: x + dx, cy: y + dy, r: 0.09 * R, fill: "transparent", class: "hit" }));
-        const laps = ["A", "B", "C"].filter((tier) => p.laps?.[tier]).join(", ") || t("kg.none");
-        const extras = [p.lap_progress ? t("kg.lapProgress", { tier: "ABC"[p.lap_progress.tier - 1], steps: p.lap_progress.steps, of: p.lap_progress.of }) : null,
-          p.coin ? t("kg.coinOn", { cell: p.coin }) : null, t(`kg.face${p.face}`)].filter(Boolean);
+        // The face says which rings are completed (kg.face1..6): said once, then the lap under way.
         const label = p.pending ? t("kg.pendingTitle", { name: who(msg, p.player), cell })
-          : [t("kg.pieceTitle", { name: who(msg, p.player), cell, laps }), ...extras].join(" · ");
+          : [t("kg.pieceTitle", { name: who(msg, p.player), cell }), t(`kg.face${p.face}`),
+            p.lap_progress ? t("kg.lapProgress", { tier: "ABC"[p.lap_progress.tier - 1], steps: p.lap_progress.steps, of: p.lap_progress.of }) : null,
+            p.coin ? t("kg.coinOn", { cell: p.coin }) : null].filter(Boolean).join(" · ");
         g.append(s("title", { text: label }));
         const w = 0.105 * R;
         g.append(s("rect", { x: x + dx - w / 2 + 2, y: y + dy - w / 2 + 3, width: w, height: w, rx: 5, fill: "rgba(0,0,0,.35)" }),

