@@ -6,13 +6,16 @@ position. Also measures how long a move takes to reach the other browser
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import re
 import statistics
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Page, expect
 
 import qipan
@@ -399,6 +402,48 @@ def test_replay_ply_links_icons_and_hover(open_page: OpenPage, server: Server, s
 
 
 # -- sound and layout ------------------------------------------------------------------------------
+
+
+def luminance(rgb: tuple[int, ...]) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_black_and_white_swatches_read_as_filled_discs(open_page: OpenPage, server: Server) -> None:
+    """A black seat's swatch looked hollow on the dark theme (a ring round a fill the colour of the
+    panel), and a white one on the light theme. Each disc now shows itself inside its edge (shading)
+    and its edge stands out from the panel, on both themes."""
+    created = abalone_game(server)
+    page = open_page(server.base + created["url"])
+    expect(page.locator(".player .swatch")).to_have_count(2)
+    for scheme in ("dark", "light"):
+        page.emulate_media(color_scheme=scheme)
+        for seat in (0, 1):
+            swatch = page.locator(f'.player[data-seat="{seat}"] .swatch')
+            box = swatch.bounding_box()
+            assert box is not None
+            shot = Image.open(io.BytesIO(page.screenshot(clip={
+                "x": box["x"] - 4, "y": box["y"] - 4, "width": box["width"] + 8, "height": box["height"] + 8})))
+            pixels = shot.convert("RGB").load()
+            scale = shot.width / (box["width"] + 8)
+            cx, cy, r = shot.width / 2, shot.height / 2, box["width"] / 2 * scale
+            background = pixels[1, 1]
+            ring = [pixels[x, y] for x in range(shot.width) for y in range(shot.height)
+                    if r - 0.5 * scale <= math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= r + 1.5 * scale]
+            inside = [pixels[x, y] for x in range(shot.width) for y in range(shot.height)
+                      if math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= 0.8 * r]
+            where = f"seat {seat} on the {scheme} theme"
+            assert max(contrast(p, background) for p in ring) >= 3, f"{where}: the edge does not stand out"
+            assert max(contrast(p, background) for p in inside) >= 1.6, f"{where}: the disc looks hollow"
 
 
 def test_mute_is_remembered(open_page: OpenPage, server: Server) -> None:
