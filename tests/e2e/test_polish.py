@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
 
@@ -76,3 +76,33 @@ def test_kelighine_piece_tooltip_says_each_thing_once(open_page: OpenPage, serve
                                               {"seat": 1, "kind": "ai", "side": "player 2", "name": "player 2"}])
     titles = page.locator("#probe g.piece > title").all_text_contents()
     assert titles == expected
+
+
+# -- after the game ----------------------------------------------------------------------------------
+
+
+def test_a_finished_game_hides_the_move_box_and_tells_spectators_the_players_now_read_their_chat(
+        open_page: OpenPage, server: Any) -> None:
+    """After the game the disabled move box, Resign and 'Your seat on another device' stayed, and
+    spectators were still told the players would read their chat 'once the game is over'."""
+    created = server.api("POST", "/api/games", {"game": "abalone", "seats": [
+        {"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    player = open_page(server.base + created["url"])
+    expect(player.locator("#move-input")).to_be_visible()
+    expect(player.locator("#seat-link")).to_be_visible()
+    watcher = open_page(server.base + created["spectator_url"])
+    hint = watcher.locator("#chat-spectators .hint")
+    expect(hint).to_have_text("The players read this chat once the game is over.")
+    player.on("dialog", lambda dialog: dialog.accept())
+    player.click("#resign")
+    expect(player.locator("#result-box")).to_be_visible()
+    expect(player.locator("#move-input")).to_be_hidden()
+    expect(player.locator("#notation")).to_be_hidden()
+    expect(player.locator("#seat-link")).to_be_hidden()
+    expect(hint).to_have_text("The game is over: the players read this chat too.")
+    later = open_page(server.base + created["spectator_url"])
+    in_chinese(later)
+    expect(later.locator("#chat-spectators .hint")).to_have_text("棋局已結束：棋手也看得到這裡的聊天。")
+    player.reload()
+    expect(player.locator("#status")).not_to_have_text("")
+    expect(player.locator("#move-input")).to_be_hidden()

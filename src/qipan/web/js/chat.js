@@ -17,6 +17,7 @@ export class ChatView {
     this.panels = {};
     this.sent = null; // {text, at} of the last message sent and not yet seen back
     this.own = seat === null ? "spectators" : "players";
+    this.over = false; // the game is over: the players read the spectators' chat too
     this.panel(this.own);
     if (seat === null && tableTalk) this.panel("players");
   }
@@ -38,13 +39,26 @@ export class ChatView {
       form = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); this.submit(p); } },
         p.input, h("button", { class: "btn small", type: "submit" }, t("game.chatSend")));
     }
-    const hint = channel === "spectators" && this.seat === null ? h("p", { class: "hint", text: t("game.chatSpectatorsHint") }) : null;
+    p.hint = channel === "spectators" && this.seat === null ? h("p", { class: "hint", text: this.spectatorsHint() }) : null;
     p.node = h("section", { class: "panel chat", id: `chat-${channel}`, "data-channel": channel },
-      h("header", {}, h("span", { text: title })), lines, hint, p.error, form);
+      h("header", {}, h("span", { text: title })), lines, p.hint, p.error, form);
     this.host.append(p.node);
     this.panels[channel] = p;
     this.draw(channel);
     return p;
+  }
+
+  /** What spectators are told about who reads their chat: the players too once the game is over. */
+  spectatorsHint() {
+    return t(this.over ? "game.chatSpectatorsHintOver" : "game.chatSpectatorsHint");
+  }
+
+  /** The game is over (or not): the players now read the spectators' chat. */
+  setOver(over) {
+    if (this.over === over) return;
+    this.over = over;
+    const hint = this.panels.spectators?.hint;
+    if (hint) hint.textContent = this.spectatorsHint();
   }
 
   submit(p) {

@@ -247,8 +247,10 @@ class GamePage {
     this.msg = m;
     if (!this.confirmed && this.seat !== null && m.seat === this.seat) {
       this.confirmed = true;
-      document.getElementById("move-input")?.removeAttribute("hidden");
     }
+    // The move box, Resign and the seat's link are for a game in play: gone once it is over.
+    document.getElementById("move-input")?.toggleAttribute("hidden", !this.confirmed || !!m.result);
+    this.chat.setOver(!!m.result);
     this.clocks.update(m);
     this.offers.update(m);
     this.els.banner.hidden = true;
