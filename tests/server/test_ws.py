@@ -36,8 +36,8 @@ def test_update_messages_carry_the_seat_view_and_legal_moves_only_for_the_mover(
         w = until(white, update_with(0))
         s = until(spectator, update_with(0))
         assert set(b) == {"type", "game", "seat", "ply", "first", "moves", "history", "last", "view", "legal",
-                          "to_move", "clock", "clocks", "clock_running", "abort_at", "now", "abortable", "offers", "can",
-                          "result", "seats", "rematch"}
+                          "to_move", "clock", "clocks", "clock_running", "abort_at", "now", "abortable", "offers",
+                          "can", "result", "seats", "rematch"}
         assert b["seat"] == 0 and w["seat"] == 1 and s["seat"] is None
         assert b["view"] == game.view(start, 0) and w["view"] == game.view(start, 1)
         assert s["view"] == game.view(start, None)
