@@ -231,8 +231,8 @@ def test_a_timed_game_without_first_moves_aborts(open_page: OpenPage, short_serv
     white = open_page(short_server.base + created["seats"][1]["url"])
     my_turn(black)
     countdown = black.locator("#abort-countdown")
-    expect(countdown).to_contain_text("Aborted in")
-    expect(countdown).to_contain_text("Black")
+    expect(countdown).to_contain_text("Make your first move within")  # the player who must move
+    expect(white.locator("#abort-countdown")).to_contain_text(re.compile(r"Aborted in .* unless Black makes"))
     expect(black.locator("#abort")).to_be_visible()
     shots(black, "table-abort-countdown")
     for page in (black, white):
