@@ -100,11 +100,13 @@ def test_the_open_list_falls_back_to_polling_when_the_socket_fails(open_page: Op
 def test_play_the_ai_in_one_click(open_page: OpenPage, server: Any) -> None:
     page = open_page(server.base + "/")
     page.click('[data-quick="kelighine"] [data-level="medium"]')
-    # No nickname yet: it is asked for once, then the game starts.
-    page.fill("#name-input", "Mei")
-    page.click("#name-save")
+    # No nickname yet: the game starts at once under the side's name, and the page offers one.
     page.wait_for_url(re.compile(r"/play/[^#]+#seat=0$|/play/[^#]+$"))
     expect(page.locator('.player[data-seat="0"] .tag.you')).to_have_count(1)
+    expect(page.locator('.player[data-seat="0"] .pname')).to_have_text("Player 1")
+    page.click("#name-offer-choose")
+    page.fill("#name-input", "Mei")
+    page.click("#name-save")
     expect(page.locator('.player[data-seat="0"] .pname')).to_have_text("Mei")
     summary = server.api("GET", f"/api/games/{game_id(page.url)}")
     assert summary["game"] == "kelighine" and summary["variant"] == "standard" and summary["public"] is True

@@ -5,6 +5,7 @@ legible Abalone last-move mark, and Kelighine tooltips that say each thing once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -106,3 +107,59 @@ def test_a_finished_game_hides_the_move_box_and_tells_spectators_the_players_now
     player.reload()
     expect(player.locator("#status")).not_to_have_text("")
     expect(player.locator("#move-input")).to_be_hidden()
+
+
+# -- play the AI -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hant"])
+def test_play_the_ai_starts_at_once_and_offers_a_nickname_without_blocking(open_page: OpenPage, server: Any,
+                                                                           language: str) -> None:
+    """'Play the AI' opened a nickname dialog first, and Cancel started nothing."""
+    page = open_page(server.base + "/")
+    if language != "en":
+        in_chinese(page)
+    page.click('[data-quick="abalone"] [data-level="random"]')
+    page.wait_for_url(re.compile(r"/play/[^#]+#seat=0$"))
+    expect(page.locator("dialog")).to_have_count(0)
+    black = "Black" if language == "en" else "黑方"
+    expect(page.locator('.player[data-seat="0"] .pname')).to_have_text(black)
+    expect(page.locator("#status")).to_have_text("Your move" if language == "en" else "輪到你了")
+    offer = page.locator("#name-offer")
+    expect(offer).to_contain_text(black)
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    page.set_viewport_size({"width": 1280, "height": 800})
+    offer.get_by_role("button", name="Choose a nickname" if language == "en" else "取個暱稱").click()
+    page.fill("#name-input", "Mei")
+    page.click("#name-save")
+    expect(offer).to_have_count(0)
+    expect(page.locator('.player[data-seat="0"] .pname')).to_have_text("Mei")
+    # Dismissed or answered, the offer does not come back on a reload.
+    page.reload()
+    expect(page.locator('.player[data-seat="0"] .pname')).to_have_text("Mei")
+    expect(page.locator("#name-offer")).to_have_count(0)
+
+
+def test_the_nickname_offer_can_be_dismissed(open_page: OpenPage, server: Any) -> None:
+    page = open_page(server.base + "/")
+    page.click('[data-quick="tellstones"] [data-level="random"]')
+    page.wait_for_url(re.compile(r"/play/"))
+    page.click("#name-offer-dismiss")
+    expect(page.locator("#name-offer")).to_have_count(0)
+    page.reload()
+    expect(page.locator(".player").first).to_be_visible()
+    expect(page.locator("#name-offer")).to_have_count(0)
+    assert page.evaluate("localStorage.getItem('qipan.name')") is None
+
+
+def test_nickname_offer_screenshots(open_page: OpenPage, server: Any, shots: Callable[[Page, str], None]) -> None:
+    for size, (width, height) in {"desktop": (1280, 800), "phone": PHONE}.items():
+        for language in ("en", "zh-Hant"):
+            page = open_page(server.base + "/", width=width, height=height)
+            if language != "en":
+                in_chinese(page)
+            page.click('[data-quick="shengke"] [data-level="random"]')
+            expect(page.locator("#name-offer")).to_be_visible()
+            expect(page.locator("#status")).not_to_have_text("")
+            shots(page, f"polish-name-offer-{size}{'' if language == 'en' else '-zh'}")

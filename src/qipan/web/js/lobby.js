@@ -8,7 +8,7 @@ import { gameTitle, levelName, seatLabel, sideName, variantName } from "./gamewo
 import { t } from "./i18n.js";
 import { followLobby, POLL_MS } from "./lobbyfeed.js";
 import { myGamesPanel, resultLine } from "./mygames.js";
-import { nameToPlay } from "./names.js";
+import { currentName, nameToPlay, offerNameOn } from "./names.js";
 import { defaultSeat, keepSeat } from "./seats.js";
 
 /** Rows shown per list. */
@@ -160,15 +160,17 @@ function quickPanel(meta) {
       }))));
 }
 
+/** Starts at once: without a nickname the seat plays under its side's name, and the game's page
+ * offers to choose one (names.nameOffer) without holding the game up. */
 async function playAI(game, level, button) {
-  const name = await nameToPlay();
-  if (!name) return;
+  const name = currentName();
   button.disabled = true;
   try {
     const info = await api.describe(game.name, null, {});
     const seats = info.player_names.map((_, i) => (i === 0 ? { kind: "human" } : { kind: "ai", level }));
     const created = await api.create({ game: game.name, seats, seat: 0, public: true, name });
     keepSeat(created.id, created.seat, created.token, { creator: true });
+    if (!name) offerNameOn(created.id);
     location.assign(`/play/${encodeURIComponent(created.id)}#seat=${created.seat}`);
   } catch (err) {
     toast(err.message);

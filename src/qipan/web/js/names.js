@@ -91,6 +91,45 @@ export function askName() {
   });
 }
 
+const OFFER = "qipan.nameOffer"; // sessionStorage: the game whose page offers to choose a nickname
+
+/** Game ``id`` was started without a nickname: its page will offer to choose one. */
+export function offerNameOn(id) {
+  try {
+    sessionStorage.setItem(OFFER, id);
+  } catch {
+    // no storage: no offer
+  }
+}
+
+/** On game ``id``'s page, a small non-modal offer to choose a nickname (the seat plays as
+ * ``side`` meanwhile), if the game was started without one; null otherwise. It goes away for
+ * good once a nickname is chosen or the offer is dismissed. */
+export function nameOffer(id, side) {
+  let wanted = null;
+  try {
+    wanted = sessionStorage.getItem(OFFER);
+  } catch {
+    return null;
+  }
+  if (wanted !== id || currentName()) return null;
+  const node = h("section", { class: "panel name-offer", id: "name-offer", "aria-label": t("name.choose") },
+    h("p", { class: "hint", text: t("name.offer", { side }) }),
+    h("div", { class: "btns" },
+      h("button", { type: "button", class: "btn small primary", id: "name-offer-choose", onclick: () => askName() }, t("name.choose")),
+      h("button", { type: "button", class: "btn small", id: "name-offer-dismiss", onclick: () => done() }, t("name.offerLater"))));
+  const done = () => {
+    try {
+      sessionStorage.removeItem(OFFER);
+    } catch {
+      // nothing kept
+    }
+    node.remove();
+  };
+  onNameChange(done);
+  return node;
+}
+
 /** The name to play under: the kept one, or (first time) the one asked for; null if cancelled. */
 export async function nameToPlay() {
   return currentName() ?? askName();

@@ -13,7 +13,7 @@ import { ClockView } from "./clockview.js";
 import { gameTitle, levelName, sideName, variantName } from "./gamewords.js";
 import { t } from "./i18n.js";
 import { tabSaysYourTurn } from "./notify.js";
-import { currentName, onNameChange } from "./names.js";
+import { currentName, nameOffer, onNameChange } from "./names.js";
 import { OffersView } from "./offers.js";
 import { fragment, plyFromHash, recordMoves, Replay } from "./replay.js";
 import { resultText } from "./result.js";
@@ -141,6 +141,7 @@ class GamePage {
           h("a", { href: rulesHref, target: "_blank", id: "rules-link" }, t("game.rules")), " · ",
           h("a", { href: "/" }, t("game.lobby"))),
         this.seat === null ? h("div", { class: "sub", id: "watching", text: t("game.watching") }) : null),
+      this.seat !== null ? nameOffer(this.id, this.seatSide(this.seat) || this.seatName(this.seat)) : null,
       h("section", { class: "panel players-panel" }, e.players, e.status, e.countdown, e.offers),
       e.result,
       e.invites,
