@@ -134,6 +134,11 @@ def test_two_browsers_chat_takeback_draw_and_reload(open_page: OpenPage, server:
     spectator.wait_for_function("y => document.querySelector('[data-cell=\"a1\"]').getBoundingClientRect().y < y",
                                 arg=(low or {"y": 0})["y"] - 100)
     expect(black.locator("#flip")).to_have_count(0)
+    # A click on a board that takes no move says why.
+    spectator.click('[data-cell="e5"]')
+    expect(spectator.locator("#board-status")).to_have_text("You are watching this game.")
+    black.click('[data-cell="e5"]')
+    expect(black.locator("#board-status")).to_have_text("It is not your move yet.")
 
     # White moves, then asks to take it back; black accepts.
     white.click('[data-cell="g5"]')

@@ -3,7 +3,7 @@
 import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
 import {
-  arrowDefs, coordLabel, destMark, fallOff, icon, lastMark, nearestCell, pathLine, runAnimations, selectMark,
+  arrowDefs, coordLabel, destMark, fallOff, icon, idleClick, lastMark, nearestCell, pathLine, runAnimations, selectMark,
   slideFrom, statusLine,
 } from "./kit.js";
 
@@ -131,13 +131,7 @@ export function create(host, extra, { info } = {}) {
   });
 
   svg.addEventListener("click", (ev) => {
-    if (!last) return;
-    const { ctx, msg } = last;
-    if (!ctx.interactive) {
-      if (msg.result || ctx.pending) return;
-      status.set(ctx.seat === null || ctx.seat === undefined ? t("board.watching") : t("board.notYourTurn"), "warn");
-      return;
-    }
+    if (idleClick(last, status)) return;
     const node = ev.target.closest("[data-cell]");
     click(node ? node.dataset.cell : nearestCell(svg, ev, CELLS.map((c) => [c, pos(c)]), U * 0.75));
   });

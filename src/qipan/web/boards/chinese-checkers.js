@@ -7,7 +7,7 @@
 import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
 import {
-  arrowDefs, coordLabel, destMark, fadeOut, hopThrough, lastMark, nearestCell, pathLine, runAnimations,
+  arrowDefs, coordLabel, destMark, fadeOut, hopThrough, idleClick, lastMark, nearestCell, pathLine, runAnimations,
   selectMark, statusLine,
 } from "./kit.js";
 
@@ -174,13 +174,7 @@ export function create(host, extra, { info } = {}) {
   const shown = () => HOLES.filter((hole) => !capture || inHexagon(hole));
 
   svg.addEventListener("click", (ev) => {
-    if (!last) return;
-    const { ctx, msg } = last;
-    if (!ctx.interactive) {
-      if (msg.result || ctx.pending) return;
-      status.set(ctx.seat === null || ctx.seat === undefined ? t("board.watching") : t("board.notYourTurn"), "warn");
-      return;
-    }
+    if (idleClick(last, status)) return;
     const node = ev.target.closest("[data-hole]");
     click(node ? node.dataset.hole : nearestCell(svg, ev, shown().map((hole) => [hole, pos(hole)]), U * 0.75));
   });

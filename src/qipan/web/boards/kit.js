@@ -69,6 +69,19 @@ export function statusLine(host, id) {
   };
 }
 
+/** For a click on a board that is not taking moves: says why on ``status`` (watching, or not
+ * your turn; nothing while a move is on its way or once the game is over). True if the board
+ * was idle, so the click is done with. ``last`` is the board's last {msg, ctx}. */
+export function idleClick(last, status) {
+  if (!last) return true;
+  const { ctx, msg } = last;
+  if (ctx.interactive) return false;
+  if (!msg.result && !ctx.pending) {
+    status.set(ctx.seat === null || ctx.seat === undefined ? t("board.watching") : t("board.notYourTurn"), "warn");
+  }
+  return true;
+}
+
 /** The SVG user-space point under a pointer event. */
 export function svgPoint(svg, ev) {
   const ctm = svg.getScreenCTM();
