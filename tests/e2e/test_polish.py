@@ -163,3 +163,120 @@ def test_nickname_offer_screenshots(open_page: OpenPage, server: Any, shots: Cal
             expect(page.locator("#name-offer")).to_be_visible()
             expect(page.locator("#status")).not_to_have_text("")
             shots(page, f"polish-name-offer-{size}{'' if language == 'en' else '-zh'}")
+
+
+# -- how a game was won ------------------------------------------------------------------------------
+
+NAMES = ["Mei", "Bo", "Lin", "Ada"]
+HOW = """async ([game, view, result, options, ply, names]) => {
+  const { resultHow } = await import("/static/js/result.js");
+  const board = await import(`/static/boards/${game}.js`);
+  return resultHow(board, view, result, { nameOf: (i) => names[i], options, ply });
+}"""
+
+
+def finished(game_name: str, variant: str | None, options: dict[str, Any],
+             wanted: Callable[[Any, Any], bool]) -> tuple[Any, Any, int]:
+    """A game played at random (first seed whose end is ``wanted(game, state)``): game, state, plies."""
+    import random
+
+    from qipan.core.game import CHANCE
+    from qipan.core.registry import load
+
+    game = load(game_name, variant, options)
+    for seed in range(200):
+        rng, state, ply = random.Random(seed), game.initial_state(), 0
+        while game.to_move(state) is not None:
+            actor = game.to_move(state)
+            action = game.sample_chance(state, rng) if actor == CHANCE else rng.choice(list(game.legal_actions(state)))
+            state, ply = game.apply(state, action), ply + 1
+        if wanted(game, state):
+            return game, state, ply
+    raise AssertionError(f"no random {game_name} game ended as wanted")
+
+
+def explain(page: Page, game_name: str, game: Any, state: Any, options: dict[str, Any], ply: int) -> str:
+    view = game.view(state, None)
+    view.pop("state", None)
+    result = {"returns": list(game.returns(state)), "text": game.result_text(state), "reason": "rules"}
+    text: str = page.evaluate(HOW, [game_name, view, result, options, ply, NAMES])
+    return text
+
+
+def score_line(a: int, b: int) -> str:
+    return f"{a}–{b}"
+
+
+CASES: dict[str, tuple[str, str | None, dict[str, Any], Callable[[Any, Any], bool], Callable[[Any, Any, int], str]]] = {
+    "tellstones turn limit": (
+        "tellstones", None, {"turn_limit": 6}, lambda g, s: s.end == 3 and s.winner in (0, 1),
+        lambda g, s, n: f"The turn limit (6 turns) was reached: {NAMES[s.winner]} has more points "
+                        f"({score_line(*s.scores)})."),
+    "tellstones drawn at the turn limit": (
+        "tellstones", None, {"turn_limit": 2}, lambda g, s: s.winner == 2,
+        lambda g, s, n: f"The turn limit (2 turns) was reached with equal points ({score_line(*s.scores)})."),
+    "tellstones three points": (
+        "tellstones", None, {}, lambda g, s: s.end == 1,
+        lambda g, s, n: f"{NAMES[s.winner]} reached 3 points first ({score_line(*s.scores)})."),
+    "tellstones round-table proof": (
+        "tellstones", "round-table", {}, lambda g, s: s.end == 2,
+        lambda g, s, n: (f"{' and '.join(NAMES[p] for p in (s.winner, s.winner + 2))} proved the boast"
+                         if g.team(s.last[0]) == s.winner else
+                         f"{' and '.join(NAMES[p] for p in (1 - s.winner, 3 - s.winner))} failed to prove the boast")),
+    "shengke": (
+        "shengke", None, {}, lambda g, s: True,
+        lambda g, s, n: (f"Cards on the field after 20 turns: Mei {g.on_field(s)[0]}, Bo {g.on_field(s)[1]}; "
+                         f"{NAMES[s.first]} adds the first player's 2: {score_line(*g.scores(s))}.")),
+    "kelighine": (
+        "kelighine", None, {}, lambda g, s: True, lambda g, s, n: f"{NAMES[s.winner]}'s piece reached J first."),
+    "kelighine version 2": (
+        "kelighine", None, {"version": 2}, lambda g, s: True,
+        lambda g, s, n: f"{NAMES[s.winner]} brought all three pieces to J first."),
+    "abalone quiet moves": (
+        "abalone", None, {"quiet_move_limit": 12}, lambda g, s: True,
+        lambda g, s, n: "12 moves in a row without a marble pushed out: the game is drawn."),
+    "chinese checkers move limit": (
+        "chinese-checkers", None, {"max_moves": 60}, lambda g, s: True,
+        lambda g, s, n: "The move limit (60 moves) was reached before anyone finished."),
+    "食棋": (
+        "chinese-checkers", "capture", {}, lambda g, s: True,
+        lambda g, s, n: f"Pieces captured: Mei {s.scores[0]}, Bo {s.scores[1]}."),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_result_by_the_rules_says_how_it_was_reached(open_page: OpenPage, server: Any, case: str) -> None:
+    """'Player 1 wins' at Tellstones' turn limit, with no word of the limit or the points; Sheng-Ke
+    said no more either. Each board now explains a result by the rules, checked against the
+    engine's own final position, in both languages."""
+    game_name, variant, options, wanted, expected = CASES[case]
+    game, state, ply = finished(game_name, variant, options, wanted)
+    page = open_page(server.base + "/")
+    assert explain(page, game_name, game, state, options, ply).startswith(expected(game, state, ply))
+    in_chinese(page)
+    chinese = explain(page, game_name, game, state, options, ply)
+    assert chinese and not re.search(r"[a-z]{3,}", chinese.replace("Mei", "").replace("Ada", "").replace("Lin", ""))
+
+
+@pytest.mark.parametrize(("size", "language"), [("desktop", "en"), ("phone", "zh-Hant")])
+def test_the_result_box_says_how_tellstones_ended_at_its_turn_limit(open_page: OpenPage, server: Any,
+                                                                    shots: Callable[[Page, str], None],
+                                                                    size: str, language: str) -> None:
+    created = server.api("POST", "/api/games", {"game": "tellstones", "options": {"turn_limit": 2},
+                                                 "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    frames: list[dict[str, Any]] = []
+    width, height = (1280, 800) if size == "desktop" else PHONE
+    page = open_page(server.base + created["url"], width=width, height=height, frames=frames)
+    if language != "en":
+        in_chinese(page)
+    expect(page.locator("#status")).to_have_text("Your move" if language == "en" else "輪到你了")
+    legal = next(f for f in reversed(frames) if f.get("type") == "update" and f.get("legal"))["legal"]
+    page.fill("#notation", next(m for m in legal if m.startswith("place")))
+    page.press("#notation", "Enter")
+    box = page.locator("#result-box")
+    expect(box.locator(".result-text")).to_have_text("Draw" if language == "en" else "和局")
+    expect(box.locator("#result-how")).to_have_text(
+        "The turn limit (2 turns) was reached with equal points (0–0)." if language == "en"
+        else "已達回合上限（2 回合），雙方同分（0–0）。")
+    page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+    shots(page, f"polish-result-how-{size}{'' if language == 'en' else '-zh'}")

@@ -25,6 +25,18 @@ export function score(view, i) {
   return view ? `${view.pushed_out[COLORS[i]]}/6` : null;
 }
 
+/** How the game ended by the rules: six marbles pushed out, a side with no move, or a draw by
+ * the quiet-move limit or threefold repetition (js/result.js). */
+export function explainResult(view, _result, { nameOf, options, winners }) {
+  if (winners.length === 1) {
+    const [w, l] = [winners[0], 1 - winners[0]];
+    const n = view.pushed_out?.[COLORS[w]] ?? 0;
+    return n >= 6 ? t("ab.how.out", { winner: nameOf(w), loser: nameOf(l), n }) : t("ab.how.stuck", { loser: nameOf(l) });
+  }
+  const limit = Number(options.quiet_move_limit) || (options.tournament ? 100 : 0);
+  return limit && view.quiet >= limit ? t("ab.how.quiet", { n: view.quiet }) : t("ab.how.repetition");
+}
+
 /** "capture" when a marble was pushed off the board, "move" otherwise. */
 export function moveSound(prevView, view) {
   const out = (v) => (v ? v.pushed_out.black + v.pushed_out.white : 0);

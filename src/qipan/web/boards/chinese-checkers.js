@@ -36,6 +36,26 @@ export function score(view, i) {
   return null;
 }
 
+/** The first to fill the opposite point (or the finishing order), a race that ran out of moves,
+ * 食棋's captures, or the solitaire's pieces left (js/result.js). */
+export function explainResult(view, _result, { nameOf, options, ply }) {
+  const list = (seats) => seats.map(nameOf).join(t("cc.how.sep"));
+  if (view.variant === "capture") {
+    const left = view.pieces_left ?? Object.keys(view.pieces || {}).length;
+    if (!view.scores || view.scores.length < 2) return left === 1 ? t("cc.how.solved") : t("cc.how.unsolved", { n: left });
+    return t("cc.how.captures", { list: view.scores.map((n, i) => t("cc.how.score", { name: nameOf(i), n })).join(t("cc.how.sep")) });
+  }
+  const finished = view.finished || [];
+  if (!finished.length) {
+    const limit = Number(options.max_moves) || 1000;
+    return typeof ply === "number" && ply >= limit ? t("cc.how.limit", { n: limit }) : t("cc.how.stuck");
+  }
+  const rest = (view.players || []).map((_, i) => i).filter((i) => !finished.includes(i));
+  if (finished.length === 1) return t("cc.how.home", { winner: nameOf(finished[0]), n: view.target_holes?.[finished[0]]?.length ?? 10 });
+  const order = t("cc.how.order", { names: list(finished) });
+  return rest.length ? `${order} ${t("cc.how.unfinished", { names: list(rest) })}` : order;
+}
+
 /** "capture" when a 食棋 move took a piece, "move" otherwise. */
 export function moveSound(prevView, view) {
   const left = (v) => (v ? Object.keys(v.pieces).length : 0);

@@ -29,6 +29,13 @@ export function score(view, i) {
   return t("kg.home", { n: view.finished[i], total: view.version === 2 ? 3 : 1 });
 }
 
+/** Version 1 is won by the first piece to reach J, version 2 by the first player with all three
+ * there (js/result.js). */
+export function explainResult(view, _result, { nameOf }) {
+  if (typeof view.winner !== "number" || view.winner < 0) return "";
+  return t(view.version === 2 ? "kg.how.three" : "kg.how.one", { winner: nameOf(view.winner) });
+}
+
 const who = seatLabel;
 const cellName = (n) => NAMES[n] ?? String(n);
 

@@ -39,6 +39,16 @@ export function score(view, i) {
   return p ? `${p.on_field}${p.score > p.on_field ? `+${p.score - p.on_field}` : ""}` : null;
 }
 
+/** After the last turn, more cards on the field wins, the first player adding the bonus
+ * (js/result.js). */
+export function explainResult(view, _result, { nameOf }) {
+  const [a, b] = view.players || [];
+  if (!a || !b) return "";
+  const words = { turns: view.turns, p0: nameOf(0), p1: nameOf(1), a: a.on_field, b: b.on_field, sa: a.score, sb: b.score };
+  return typeof view.first === "number" && view.first_bonus
+    ? t("sk.how", { ...words, first: nameOf(view.first), bonus: view.first_bonus }) : t("sk.howPlain", words);
+}
+
 const elementName = (el) => (ELEMENTS[el] ? `${ELEMENTS[el].cn} ${t(`sk.${el}`)}` : t("sk.any"));
 
 function eventText(e) {

@@ -40,6 +40,24 @@ export function score(view, i) {
   return `${view.scores[teamOf(view, i)]}/${view.target}`;
 }
 
+/** Three points, a boast proved (or failed), or the turn limit (js/result.js). */
+export function explainResult(view, _result, { nameOf, options }) {
+  const team = (k) => (view.teams?.[k] || [k]).map(nameOf).join(t("game.result.and"));
+  const [a, b] = view.scores || [0, 0];
+  const w = view.winner;
+  if (typeof w !== "number") return "";
+  if (view.end === "turn-limit") {
+    const n = Number(options.turn_limit) || view.turn;
+    return w === 2 ? t("ts.how.limitDraw", { n, a, b }) : t("ts.how.limit", { n, a, b, winner: team(w) });
+  }
+  if (w === 2) return "";
+  if (view.end === "proof") {
+    const prover = typeof view.last?.player === "number" ? teamOf(view, view.last.player) : w;
+    return prover === w ? t("ts.how.proved", { winner: team(w) }) : t("ts.how.failed", { loser: team(1 - w) });
+  }
+  return t("ts.how.score", { winner: team(w), target: view.target, a, b });
+}
+
 const stoneName = (name) => (SYMBOLS.includes(name) ? t(`ts.${name}`) : name);
 const who = seatLabel;
 

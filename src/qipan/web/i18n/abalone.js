@@ -15,6 +15,9 @@ export default {
     "ab.notYoursKept": "{cell} is a {side} marble, not yours: your selection is kept.",
     "ab.noMoveThere": "The selection cannot move to {cell}: selection cleared.",
     "ab.pickFirst": "Click one of your own marbles first.",
+    "ab.how.out": "{winner} pushed {n} of {loser}'s marbles off the board.", "ab.how.stuck": "{loser} had no legal move.",
+    "ab.how.quiet": "{n} moves in a row without a marble pushed out: the game is drawn.",
+    "ab.how.repetition": "The same position came up a third time: the game is drawn.",
     "ab.pushedOut": "{side} has pushed out", "ab.quiet": "Moves without a push-out", "ab.quietOf": "{n} of {limit}",
   },
   "zh-Hant": {
@@ -31,6 +34,9 @@ export default {
     "ab.notYoursKept": "{cell} 是{side}的棋子，不是你的：保留你原來的選取。",
     "ab.noMoveThere": "已選的棋子不能移到 {cell}：已取消選取。",
     "ab.pickFirst": "請先點選你自己的棋子。",
+    "ab.how.out": "{winner}把{loser}的 {n} 顆棋子逐出棋盤。", "ab.how.stuck": "{loser}無棋可走。",
+    "ab.how.quiet": "連續 {n} 步沒有棋子被逐出，和局。",
+    "ab.how.repetition": "同一局面第三次出現，和局。",
     "ab.pushedOut": "{side}逐出", "ab.quiet": "未逐出棋子的步數", "ab.quietOf": "{n}／{limit}",
   },
 };

@@ -16,6 +16,11 @@ export default {
     "cc.lastStep": "Last move: {path} (step).", "cc.lastJump": "Last move: {path} (jump).",
     "cc.lastJumps": "Last move: {path} ({n} jumps in a row).", "cc.lastCapture": "Last move: {path}, capturing {hole}.",
     "cc.piecesLeft": "Pieces on the board", "cc.quiet": "Moves without a capture", "cc.quietOf": "{n} of {limit}",
+    "cc.how.home": "{winner} filled the opposite point first: all {n} pieces home.", "cc.how.order": "Finishing order: {names}.",
+    "cc.how.unfinished": "{names} did not finish.", "cc.how.stuck": "Nobody could move any more before anyone finished.",
+    "cc.how.limit": "The move limit ({n} moves) was reached before anyone finished.",
+    "cc.how.captures": "Pieces captured: {list}.", "cc.how.score": "{name} {n}", "cc.how.sep": ", ",
+    "cc.how.solved": "One piece left: solved.", "cc.how.unsolved": "{n} pieces left: not solved (one must remain).",
   },
   "zh-Hant": {
     "cc.board": "跳棋棋盤", "cc.captureBoard": "食棋棋盤",
@@ -32,5 +37,10 @@ export default {
     "cc.lastStep": "上一手：{path}（平移）。", "cc.lastJump": "上一手：{path}（跳躍）。",
     "cc.lastJumps": "上一手：{path}（連續跳躍 {n} 次）。", "cc.lastCapture": "上一手：{path}，吃掉 {hole}。",
     "cc.piecesLeft": "棋盤上的棋子", "cc.quiet": "未吃子的步數", "cc.quietOf": "{n}／{limit}",
+    "cc.how.home": "{winner}最先把 {n} 枚棋子全部移入對面的角。", "cc.how.order": "完成順序：{names}。",
+    "cc.how.unfinished": "{names}未完成。", "cc.how.stuck": "在有人完成之前，已經沒有人能再走。",
+    "cc.how.limit": "在有人完成之前已達步數上限（{n} 步）。",
+    "cc.how.captures": "吃子數：{list}。", "cc.how.score": "{name} {n}", "cc.how.sep": "、",
+    "cc.how.solved": "只剩一枚棋子：成功。", "cc.how.unsolved": "剩下 {n} 枚棋子：未成功（須只剩一枚）。",
   },
 };

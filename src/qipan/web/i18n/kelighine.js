@@ -38,6 +38,7 @@ export default {
     "kg.log.direct": "direct push, {pusher} moved onto {cell}", "kg.log.indirect": "indirect push, last piece on {cell}",
     "kg.log.persist": "pushed again, last piece on {cell}",
     "kg.log.pass": "{who} cannot use the dice and passes", "kg.log.win": "{who} wins",
+    "kg.how.one": "{winner}'s piece reached J first.", "kg.how.three": "{winner} brought all three pieces to J first.",
   },
   "zh-Hant": {
     "kg.board": "Kelighine 棋盤", "kg.turn": "第 {n} 輪 · {name}", "kg.push": "排擠",
@@ -75,5 +76,6 @@ export default {
     "kg.log.direct": "直接排擠，{pusher} 移動到 {cell}", "kg.log.indirect": "間接排擠，上一棋子在 {cell}",
     "kg.log.persist": "持續排擠，上一棋子在 {cell}",
     "kg.log.pass": "{who} 無法使用點數，跳過", "kg.log.win": "{who} 獲勝",
+    "kg.how.one": "{winner}的棋子最先抵達 J。", "kg.how.three": "{winner}最先讓三個棋子全部抵達 J。",
   },
 };

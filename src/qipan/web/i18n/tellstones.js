@@ -27,6 +27,11 @@ export default {
     "ts.act.believe": "{name} believes the boast", "ts.act.doubt": "{name} doubts the boast",
     "ts.act.counter": "{name} counter-boasts: they know them too", "ts.act.name": "{name} named the {stone}",
     "ts.act.first": "{name} starts",
+    "ts.how.score": "{winner} reached {target} points first ({a}–{b}).",
+    "ts.how.proved": "{winner} proved the boast, naming every face-down stone: that wins at once.",
+    "ts.how.failed": "{loser} failed to prove the boast (a face-down stone named wrong): that loses at once.",
+    "ts.how.limit": "The turn limit ({n} turns) was reached: {winner} has more points ({a}–{b}).",
+    "ts.how.limitDraw": "The turn limit ({n} turns) was reached with equal points ({a}–{b}).",
   },
   "zh-Hant": {
     "ts.table": "泰爾石棋墊", "ts.pool": "棋池", "ts.poolOf": "棋池 {line}", "ts.line": "棋線",
@@ -54,5 +59,10 @@ export default {
     "ts.act.believe": "{name}：我相信", "ts.act.doubt": "{name}：我不相信，證明給我看看",
     "ts.act.counter": "{name}：那又怎樣，我也都知道", "ts.act.name": "{name} 說出{stone}",
     "ts.act.first": "{name} 先攻",
+    "ts.how.score": "{winner}率先得到 {target} 分（{a}–{b}）。",
+    "ts.how.proved": "{winner}證明了吹牛，說對所有蓋著的棋石：立即獲勝。",
+    "ts.how.failed": "{loser}吹牛失敗（說錯了一顆蓋著的棋石）：立即落敗。",
+    "ts.how.limit": "已達回合上限（{n} 回合）：{winner}得分較高（{a}–{b}）。",
+    "ts.how.limitDraw": "已達回合上限（{n} 回合），雙方同分（{a}–{b}）。",
   },
 };

@@ -16,7 +16,7 @@ import { tabSaysYourTurn } from "./notify.js";
 import { currentName, nameOffer, onNameChange } from "./names.js";
 import { OffersView } from "./offers.js";
 import { fragment, plyFromHash, recordMoves, Replay } from "./replay.js";
-import { resultText } from "./result.js";
+import { resultHow, resultText } from "./result.js";
 import { defaultSeat, forgetSeat, held, keepInvites, keepSeat, parseFragment, tokenFor } from "./seats.js";
 import { GameSocket, helloFor, socketUrl } from "./socket.js";
 import * as sound from "./sound.js";
@@ -489,8 +489,11 @@ class GamePage {
     }
     btns.append(h("button", { class: "btn", type: "button", id: "replay", onclick: () => this.enterReplay() }, t("game.replay")),
       h("a", { class: "btn", href: "/" }, t("game.newGame")));
+    const nameOf = (i) => this.seatName(i);
+    const how = resultHow(this.boardModule, m.view, m.result, { nameOf, options: this.info.options || {}, ply: m.ply });
     node.append(h("section", { class: "result", id: "result-box" }, h("h3", { text: t("game.over") }),
-      h("div", { class: "result-text", text: resultText(m.result, (i) => this.seatName(i)) }), btns, this.recordLinks()));
+      h("div", { class: "result-text", text: resultText(m.result, nameOf) }),
+      how ? h("p", { class: "result-how", id: "result-how", text: how }) : null, btns, this.recordLinks()));
   }
 
   /** For the game's creator: links for the seats nobody has taken, and a way to replace them. */
