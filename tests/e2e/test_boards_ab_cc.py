@@ -230,8 +230,8 @@ def test_abalone_to_the_end_by_clicks(open_page: OpenPage, server: Any, shots: A
         moves += 1
         settle(page, update)
         check_marbles_in_place(page, update["view"])
-        # The last move is marked: the cells it reached and an arrow.
-        expect(page.locator("#board .last-to").first).to_be_visible()
+        # The last move is marked: a ring over each marble it moved, and an arrow.
+        expect(page.locator("#board .last-moved").first).to_be_visible()
         expect(page.locator("#board .last-path")).to_have_count(1)
         out = sum(update["view"]["pushed_out"].values()) - sum(before["pushed_out"].values())
         if out and not ejections:

@@ -280,3 +280,47 @@ def test_the_result_box_says_how_tellstones_ended_at_its_turn_limit(open_page: O
         else "已達回合上限（2 回合），雙方同分（0–0）。")
     page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
     shots(page, f"polish-result-how-{size}{'' if language == 'en' else '-zh'}")
+
+
+# -- Abalone's last move ----------------------------------------------------------------------------
+
+MARBLE_FILLS = {"white": "rgb(228, 225, 218)", "black": "rgb(32, 32, 32)"}  # the gradients' body colours
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_abalone_last_move_ring_reads_on_both_marble_colours_and_themes(open_page: OpenPage, server: Any,
+                                                                        shots: Callable[[Page, str], None],
+                                                                        size: str) -> None:
+    """The marbles that moved were marked by a pale tint under them, a hairline round a white
+    marble on the light theme."""
+    from tests.e2e.test_boards_ab_cc import contrast
+
+    frames: list[dict[str, Any]] = []
+    width, height = (1280, 800) if size == "desktop" else PHONE
+    page = open_page(against_ai(server, "abalone"), width=width, height=height, frames=frames)
+    page.emulate_media(color_scheme="light")
+    expect(page.locator("#status")).to_have_text("Your move")
+    legal = next(f for f in reversed(frames) if f.get("type") == "update" and f.get("legal"))["legal"]
+    page.fill("#notation", legal[0])
+    page.press("#notation", "Enter")
+    expect(page.locator("#moves .m[data-ply]")).to_have_count(2)  # the AI (white) answered
+    expect(page.locator("#status")).to_have_text("Your move")
+    rings = page.locator("#board .last-moved")
+    expect(rings.first).to_be_visible()
+    # Each ring is over a white marble: drawn after it, so on top.
+    over = rings.evaluate_all("""els => els.map(e => {
+      const marble = e.parentElement.querySelector('.mg .marble');
+      return marble ? marble.dataset.marble + (marble.compareDocumentPosition(e) & 4 ? ' beneath' : ' above') : 'none';
+    })""")
+    assert over and set(over) == {"white beneath"}, over
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        outer = rings.first.locator(".last-ring-outer").evaluate("e => getComputedStyle(e).stroke")
+        inner = rings.first.locator(".last-ring-inner").evaluate("e => getComputedStyle(e).stroke")
+        # Whichever marble moved, one of the two rings stands out against it.
+        for colour, fill in MARBLE_FILLS.items():
+            assert max(contrast(outer, fill), contrast(inner, fill)) >= 4.5, (scheme, colour, outer, inner)
+        assert contrast(outer, inner) >= 4.5, (scheme, outer, inner)
+    page.emulate_media(color_scheme="light")
+    page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+    shots(page, f"polish-abalone-last-{size}-light")

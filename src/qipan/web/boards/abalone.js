@@ -3,7 +3,7 @@
 import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
 import {
-  arrowDefs, coordLabel, destMark, fallOff, icon, idleClick, lastMark, nearestCell, pathLine, runAnimations, selectMark,
+  arrowDefs, coordLabel, destMark, fallOff, icon, idleClick, lastMark, movedRing, nearestCell, pathLine, runAnimations, selectMark,
   slideFrom, statusLine,
 } from "./kit.js";
 
@@ -257,9 +257,9 @@ export function create(host, extra, { info } = {}) {
       g.append(s("circle", { cx: x, cy: y, r: U * 0.5, fill: "transparent" }));
       g.append(s("circle", { cx: x, cy: y, r: U * 0.36, class: "ab-hole" }));
       if (lastMove?.from.has(c)) g.append(lastMark(x, y, U * 0.4, "from"));
-      if (lastMove?.to.has(c)) g.append(lastMark(x, y, U * 0.5, "to"));
       const colour = black.has(c) ? "black" : white.has(c) ? "white" : null;
       if (colour) g.append(marbleGroup(x, y, colour, mine.has(c) ? " clickable" : ""));
+      if (lastMove?.to.has(c)) g.append(colour ? movedRing(x, y, U * 0.43) : lastMark(x, y, U * 0.5, "to"));
       if (selection.includes(c)) g.append(selectMark(x, y, U * 0.46));
       if (targets.has(c)) {
         g.classList.add("target");

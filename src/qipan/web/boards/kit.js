@@ -29,6 +29,14 @@ export function lastMark(x, y, r, kind) {
   return s("circle", { cx: x, cy: y, r: kind === "to" ? r : r * 0.9, class: `last-${kind}`, "pointer-events": "none" });
 }
 
+/** A piece the last move moved: a bright ring inside a dark one, drawn over the piece, so it
+ * reads on a white or a black piece and on either theme. */
+export function movedRing(x, y, r) {
+  return s("g", { class: "last-moved", "pointer-events": "none" },
+    s("circle", { cx: x, cy: y, r, class: "last-ring-outer" }),
+    s("circle", { cx: x, cy: y, r, class: "last-ring-inner" }));
+}
+
 /** The ring around a selected piece. */
 export function selectMark(x, y, r) {
   return s("circle", { cx: x, cy: y, r, class: "selected", "pointer-events": "none" });
