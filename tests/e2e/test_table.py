@@ -184,7 +184,7 @@ def test_two_browsers_chat_takeback_draw_and_reload(open_page: OpenPage, server:
     for page in (black, white, spectator):
         expect(page.locator("#result-box")).to_contain_text("Draw by agreement")
     expect(black.locator("#notation")).to_have_attribute("placeholder", "the game is over")
-    # Once it is over, the players may read the spectators' chat (empty here) and download the record.
+    # Once it is over, the players may download the record (JSON and text).
     href = black.locator("#record-json").get_attribute("href")
     assert href and href.endswith("/record?download=1")
     text = black.request.get(server.base + str(black.locator("#record-text").get_attribute("href")))
