@@ -324,3 +324,85 @@ def test_abalone_last_move_ring_reads_on_both_marble_colours_and_themes(open_pag
     page.emulate_media(color_scheme="light")
     page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
     shots(page, f"polish-abalone-last-{size}-light")
+
+
+# -- Chinese Checkers hole names ---------------------------------------------------------------------
+
+LABELS = """() => [...document.querySelectorAll('#board text.cc-name')].map(e => {
+  const hole = e.closest('[data-hole]').dataset.hole;
+  const px = parseFloat(getComputedStyle(e).fontSize) * Math.hypot(e.getScreenCTM().a, e.getScreenCTM().b);
+  return [e.textContent, hole, +e.getAttribute('x'), +e.getAttribute('y') - e.getAttribute('font-size') * 0.36, px];
+})"""
+
+
+def check_names_match_the_engine(page: Page, pieces: dict[str, int]) -> None:
+    """Every empty hole is labelled with the engine's name for the hole drawn there (the engine's
+    cube coordinates, placed as the board places them with seat 0 at the bottom), at least 12 px."""
+    from qipan.games.chinese_checkers.board import HOLES, NAMES
+
+    unit, row = 40, 40 * 3 ** 0.5 / 2
+    at = {name: ((q + r / 2) * unit, r * row) for (q, r, _), name in zip(HOLES, NAMES, strict=True)}
+    labels = page.evaluate(LABELS)
+    assert {text for text, *_ in labels} == set(NAMES) - set(pieces)
+    for text, hole, x, y, px in labels:
+        assert text == hole
+        assert abs(x - at[text][0]) < 0.5 and abs(y - at[text][1]) < 0.5, (text, x, y, at[text])
+        assert px >= 12 - 0.05, (text, px)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hant"])
+def test_chinese_checkers_holes_carry_their_names(open_page: OpenPage, server: Any,
+                                                  shots: Callable[[Page, str], None], language: str) -> None:
+    """Rows were lettered a–q but holes had no numbers: reading 'g9' or typing 'c2-e6' meant
+    counting holes."""
+    frames: list[dict[str, Any]] = []
+    page = open_page(against_ai(server, "chinese-checkers"), frames=frames)
+    if language != "en":
+        in_chinese(page)
+    expect(page.locator("#status")).to_have_text("Your move" if language == "en" else "輪到你了")
+    update = next(f for f in reversed(frames) if f.get("type") == "update" and f.get("legal"))
+    expect(page.locator("#cc-names")).to_be_checked()  # on by default on a desktop
+    check_names_match_the_engine(page, update["view"]["pieces"])
+    # Hovering a hole names it under the board.
+    page.hover('#board [data-hole="i5"]')
+    expect(page.locator("#cc-here")).to_have_text("Hole i5" if language == "en" else "孔位 i5")
+    # The marked destinations are titled with their holes and the move.
+    move = update["legal"][0]
+    start, end = move.split("-")
+    page.click(f'#board [data-hole="{start}"] .piece')
+    title = page.locator(f'#board g.target[data-hole="{end}"] > title')
+    expect(title).to_have_text(f"{end}: play {move}" if language == "en" else f"{end}：走 {move}")
+    for scheme in ("dark", "light"):
+        page.emulate_media(color_scheme=scheme)
+        page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+        shots(page, f"polish-cc-names-desktop{'' if language == 'en' else '-zh'}-{scheme}")
+    # Switched off, the holes are plain dots again, and that is remembered.
+    page.click("label[for=cc-names]")
+    expect(page.locator("#board text.cc-name")).to_have_count(0)
+    page.reload()
+    expect(page.locator("#cc-names")).not_to_be_checked()
+    expect(page.locator("#board text.cc-name")).to_have_count(0)
+
+
+def test_chinese_checkers_hole_names_are_off_on_a_phone_until_asked_for(open_page: OpenPage, server: Any,
+                                                                       shots: Callable[[Page, str], None]) -> None:
+    frames: list[dict[str, Any]] = []
+    page = open_page(against_ai(server, "chinese-checkers"), width=PHONE[0], height=PHONE[1], frames=frames)
+    expect(page.locator("#status")).to_have_text("Your move")
+    expect(page.locator("#cc-names")).not_to_be_checked()
+    expect(page.locator("#board text.cc-name")).to_have_count(0)
+    box = page.locator("label[for=cc-names]").bounding_box()
+    assert box and box["height"] >= 44
+    page.click("label[for=cc-names]")
+    update = next(f for f in reversed(frames) if f.get("type") == "update" and f.get("legal"))
+    check_names_match_the_engine(page, update["view"]["pieces"])  # big enough to read: 12 px at least
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    page.reload()
+    expect(page.locator("#cc-names")).to_be_checked()
+    for scheme in ("dark", "light"):
+        page.emulate_media(color_scheme=scheme)
+        page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+        shots(page, f"polish-cc-names-phone-{scheme}")
+    in_chinese(page)
+    expect(page.locator("label[for=cc-names]")).to_have_text("孔位名稱")
+    shots(page, "polish-cc-names-phone-zh-dark")

@@ -17,6 +17,11 @@ const RY = U * Math.sqrt(3) / 2;
 const NAMED = { red: "#d9382b", blue: "#2d6fdc", green: "#2f9e44", yellow: "#e7b416", purple: "#8e44ad", black: "#2b2b2b", white: "#f0f0f0", orange: "#ef7d17", cyan: "#17a2b8" };
 const FALLBACK = ["#d9382b", "#2d6fdc", "#2f9e44", "#e7b416", "#8e44ad", "#ef7d17"];
 const CAPTURE_PIECE = "#6b4e2e";
+// Hole names drawn in the empty holes: at least NAME_PX on screen, and on by default only where
+// that needs no more than NAME_MAX board units (a desktop; a phone's board is too small).
+const NAME_PX = 12;
+const NAME_MAX = 14;
+const NAMES_KEY = "qipan.cc.names"; // localStorage: "on" or "off" once the reader chose
 // The star with row letters at both ends of every row, in any of the six rotations.
 const STAR_VIEW = [-7.15 * U, -7.75 * U, 14.3 * U, 15.5 * U];
 // 食棋 uses only the central hexagon: the board is zoomed to it.
@@ -179,6 +184,17 @@ export function create(host, extra, { info } = {}) {
   const svg = svgRoot(...view, { role: "img", "aria-label": capture ? t("cc.captureBoard") : t("cc.board"), id: "cc-board" });
   host.append(svg);
   const status = statusLine(extra, "board-status");
+  const here = h("span", { class: "board-here", id: "cc-here" });
+  const namesBox = h("input", { type: "checkbox", id: "cc-names", onchange: () => {
+    try {
+      localStorage.setItem(NAMES_KEY, namesBox.checked ? "on" : "off");
+    } catch {
+      // not kept: the switch still works on this page
+    }
+    if (last) draw();
+  } });
+  extra.append(h("div", { class: "board-tools" },
+    h("label", { class: "board-switch", for: "cc-names" }, namesBox, h("span", { text: t("cc.names") })), here));
   const info2 = h("div", { class: "panel", id: "cc-info", hidden: true });
   extra.append(info2);
 
@@ -199,8 +215,11 @@ export function create(host, extra, { info } = {}) {
     click(node ? node.dataset.hole : nearestCell(svg, ev, shown().map((hole) => [hole, pos(hole)]), U * 0.75));
   });
 
-  // Hovering a destination previews the hops that move makes.
+  // Hovering a destination previews the hops that move makes; any hole's name is shown under
+  // the board.
   svg.addEventListener("mouseover", (ev) => {
+    const cell = ev.target.closest("[data-hole]");
+    here.textContent = cell ? t("cc.here", { hole: cell.dataset.hole }) : "";
     svg.querySelector(".preview-path")?.remove();
     const target = ev.target.closest("g.target");
     if (!target || !selected || !last) return;
@@ -245,6 +264,25 @@ export function create(host, extra, { info } = {}) {
       status.set(hole ? t("cc.emptyHole", { hole }) : hint(), "warn");
     }
     draw();
+  }
+
+  svg.addEventListener("mouseleave", () => {
+    here.textContent = "";
+  });
+
+  /** The font size (board units) of the hole names, or 0 when they are not shown: the reader's
+   * choice, else on where NAME_PX fits in NAME_MAX units. */
+  function nameSize() {
+    const width = svg.getBoundingClientRect().width;
+    const size = width > 0 ? Math.max(NAME_PX, (NAME_PX * view[2]) / width) : NAME_PX;
+    let chosen = null;
+    try {
+      chosen = localStorage.getItem(NAMES_KEY);
+    } catch {
+      // no storage: the default
+    }
+    namesBox.checked = chosen ? chosen === "on" : size <= NAME_MAX;
+    return namesBox.checked ? size : 0;
   }
 
   function hint() {
@@ -301,18 +339,28 @@ export function create(host, extra, { info } = {}) {
     const from = path.length ? path[0] : null, to = path.length ? path.at(-1) : null;
     const via = new Set(path.slice(1, -1));
 
+    const named = nameSize();
     for (const hole of holes) {
       const [x, y] = pos(hole);
-      const g = s("g", { "data-hole": hole, class: "cell" }, s("title", { text: hole }));
+      const dest = dests.has(hole);
+      const title = dest ? t("cc.destTitle", { hole, move: `${selected}-${hole}` }) : hole;
+      const g = s("g", { "data-hole": hole, class: "cell" }, s("title", { text: title }));
       g.append(s("circle", { cx: x, cy: y, r: U * 0.5, fill: "transparent" }));
       const tp = targetOf.get(hole);
+      const owner = v.pieces[hole];
+      const label = named && owner === undefined && !dest;
+      // A named hole is a wider ring round its name; a plain one a small dot.
+      const r = label ? U * 0.42 : U * 0.2;
       g.append(tp !== undefined
-        ? s("circle", { cx: x, cy: y, r: U * 0.2, fill: seatColor(v, tp), opacity: 0.55 })
-        : s("circle", { cx: x, cy: y, r: U * 0.2, class: "cc-hole" }));
+        ? s("circle", { cx: x, cy: y, r, fill: seatColor(v, tp), opacity: label ? 0.35 : 0.55 })
+        : s("circle", { cx: x, cy: y, r, class: label ? "cc-hole named" : "cc-hole" }));
       if (hole === from) g.append(lastMark(x, y, U * 0.42, "from"));
       if (hole === to) g.append(lastMark(x, y, U * 0.5, "to"));
       if (via.has(hole)) g.append(s("circle", { cx: x, cy: y, r: U * 0.14, class: "last-via", "pointer-events": "none" }));
-      const owner = v.pieces[hole];
+      if (label) {
+        g.append(s("text", { x, y: y + named * 0.36, class: "cc-name", "text-anchor": "middle", "font-size": named,
+          "aria-hidden": "true", "pointer-events": "none", text: hole }));
+      }
       if (owner !== undefined) {
         const colour = capture ? CAPTURE_PIECE : seatColor(v, owner);
         g.append(s("g", { class: "pg" },
@@ -321,7 +369,7 @@ export function create(host, extra, { info } = {}) {
           s("circle", { cx: x, cy: y, r: U * 0.4, fill: "url(#cc-shine)", "pointer-events": "none" })));
       }
       if (hole === selected) g.append(selectMark(x, y, U * 0.47));
-      if (dests.has(hole)) {
+      if (dest) {
         g.classList.add("target");
         g.append(destMark(x, y, U * 0.56, { occupied: owner !== undefined }));
       }

@@ -3,6 +3,7 @@
 export default {
   en: {
     "cc.board": "Chinese Checkers board", "cc.captureBoard": "食棋 board (capture variant)",
+    "cc.names": "Hole names", "cc.here": "Hole {hole}", "cc.destTitle": "{hole}: play {move}",
     "cc.red": "Red", "cc.blue": "Blue", "cc.green": "Green", "cc.yellow": "Yellow", "cc.purple": "Purple", "cc.cyan": "Cyan",
     "cc.hint": "Click one of your pieces (or type a move such as {example} in the move box).",
     "cc.hintCapture": "Click a piece that can move; captures are compulsory (or type a move such as {example}).",
@@ -24,6 +25,7 @@ export default {
   },
   "zh-Hant": {
     "cc.board": "跳棋棋盤", "cc.captureBoard": "食棋棋盤",
+    "cc.names": "孔位名稱", "cc.here": "孔位 {hole}", "cc.destTitle": "{hole}：走 {move}",
     "cc.red": "紅方", "cc.blue": "藍方", "cc.green": "綠方", "cc.yellow": "黃方", "cc.purple": "紫方", "cc.cyan": "青方",
     "cc.hint": "點選你的一枚棋子（或在記譜框輸入一手，例如 {example}）。",
     "cc.hintCapture": "點選一枚能走的棋子；能吃子時必須吃子（或輸入一手，例如 {example}）。",
