@@ -80,3 +80,26 @@ def test_stacked_combining_marks_are_refused_but_real_scripts_pass() -> None:
             check_text(text, "a chat message", MAX_TEXT)
     for name in ("Việt", "क्षि", "e\u0301" * 12, "王小明", "Zoë 🎲"):
         assert check_name(name) == name
+
+
+def test_a_declined_offer_may_be_repeated_after_a_move_made_after_a_takeback(client: TestClient) -> None:
+    """The refusal remembered the move count at the decline; after a takeback to an earlier move
+    the player's next moves came before that count, so they could not offer again until the game
+    grew past it, although they had moved since."""
+    from .test_offers import play, update
+
+    created = create(client)
+    with connect(client, created, 0) as black, connect(client, created, 1) as white:
+        update(black), update(white)
+        play(black, white, ["a1b2", "i5h5", "b2c3", "i9h9", "a3b4", "i8h8"])
+        black.send_json({"type": "offer", "offer": "draw"})
+        update(white, lambda m: bool(m["offers"]))
+        white.send_json({"type": "decline", "offer": "draw"})
+        assert update(black, lambda m: not m["offers"])["can"]["draw"] is False
+        black.send_json({"type": "offer", "offer": "takeback"})
+        update(white, lambda m: bool(m["offers"]))
+        white.send_json({"type": "accept", "offer": "takeback"})
+        update(black, lambda m: m["ply"] == 4)
+        black.send_json({"type": "move", "move": "a4b5"})
+        moved = update(black, lambda m: m["ply"] == 5)
+    assert moved["can"]["draw"] is True

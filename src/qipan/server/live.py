@@ -779,6 +779,8 @@ class LiveGame:
             raise GameError("the server could not save that; please try again") from None
         self.epoch += 1
         self.offers.clear()
+        # A refusal waits for its player's next move: after the takeback, that is any move from here.
+        self._declined = {key: min(moves, ply) for key, moves in self._declined.items()}
         self._forget(ply)
         self._synced.clear()  # worker-process agents start again from the whole (shorter) history
         if self.hub.ai_processes is None:
