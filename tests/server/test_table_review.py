@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from qipan.ai.agent import Agent, RandomAgent
+from qipan.ai.agent import RandomAgent
 from qipan.core import GameError
 from qipan.server import live as live_module
 from qipan.server.chat import MAX_TEXT
@@ -17,17 +17,15 @@ from qipan.server.names import check_name, check_text
 from .helpers import connect, create, until
 
 
-class CountingAgent(Agent):
+class CountingAgent(RandomAgent):
     """Plays like the random level and counts how often it was asked."""
-
-    name = "counting"
 
     def __init__(self) -> None:
         self.asked = 0
 
     def choose(self, game: Any, view: Any, rng: Any) -> Any:
         self.asked += 1
-        return RandomAgent().choose(game, view, rng)
+        return super().choose(game, view, rng)
 
 
 def test_an_ai_short_of_time_plays_at_once_instead_of_searching(client: TestClient,
