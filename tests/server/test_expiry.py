@@ -86,7 +86,8 @@ def test_timers_count_from_stored_times_so_they_hold_across_restarts(db_path: Pa
         play(client, idle, 2)
     hour_ago, days_ago = time.time() - 3700, time.time() - 4 * 86400
     with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE games SET created = ? WHERE id IN (?, ?)", (days_ago, unstarted["id"], idle["id"]))
+        conn.execute("UPDATE games SET created = ?, seats = json_set(seats, '$[1].seated', ?) WHERE id IN (?, ?)",
+                     (days_ago, days_ago, unstarted["id"], idle["id"]))  # white's seat was taken then too
         conn.execute("UPDATE moves SET time = ? WHERE game_id = ? AND ply = 0", (days_ago, idle["id"]))
         conn.execute("UPDATE moves SET time = ? WHERE game_id = ? AND ply = 1", (hour_ago, idle["id"]))
     with serve(db_path) as client:  # the default timers: 1 hour unstarted, 3 days idle
@@ -117,7 +118,7 @@ def test_each_move_pushes_the_deadline_back(db_path: Path) -> None:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         created = create(client)
         live = hub.games[created["id"]]
-        assert hub.expiry.deadline(live) == live.row.created + 600
+        assert hub.expiry.deadline(live) == live.seated() + 600  # from when the last seat was taken
         play(client, created, 1)
         assert hub.expiry.deadline(live) == live.match.moves[0].time + 600  # white has not moved yet
         with connect(client, created, 1) as ws:

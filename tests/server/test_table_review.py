@@ -101,3 +101,36 @@ def test_a_declined_offer_may_be_repeated_after_a_move_made_after_a_takeback(cli
         black.send_json({"type": "move", "move": "a4b5"})
         moved = update(black, lambda m: m["ply"] == 5)
     assert moved["can"]["draw"] is True
+
+
+def test_the_unstarted_timer_counts_from_when_the_last_seat_was_taken(client: TestClient) -> None:
+    """The lobby lists an open game for the whole unstarted timeout (1 hour); a player who joined
+    it after 59 minutes saw it aborted a minute later, before anyone could have moved: the first
+    turn starts when the last seat is taken, and so does the wait for the first moves."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    reply = client.post("/api/games", json={"game": "abalone", "public": True})
+    created = reply.json()
+    live = hub.games[created["id"]]
+    live.row.created -= 3540  # made 59 minutes ago
+    assert client.post(f"/api/games/{created['id']}/join", json={"name": "Bo"}).status_code == 200
+    deadline = hub.expiry.deadline(live)
+    assert deadline is not None and deadline >= live.seated() + hub.expiry.unstarted
+
+
+def test_a_timed_games_clock_not_the_idle_timer_decides_when_nobody_moves(client: TestClient) -> None:
+    """With a week's base (or hours of increments) a clock may hold more than the 3-day idle
+    timeout: the timer forfeited a player as "abandoned" while their clock showed days left.
+    Likewise a long game's first-move window (a tenth of the base) outlasted the 1-hour
+    unstarted timer, which aborted the game before ``abort_at``."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    created = create(client, clock={"base": 604800, "increment": 0})
+    live = hub.games[created["id"]]
+    assert live.abort_at() is not None and hub.expiry.deadline(live) is None  # the window decides
+    with connect(client, created, 0) as black, connect(client, created, 1) as white:
+        until(black, lambda m: m["type"] == "update")
+        for ply, (ws, move) in enumerate([(black, "a1b2"), (white, "i5h5"), (black, "b2c3")], 1):
+            ws.send_json({"type": "move", "move": move})
+            until(ws, lambda m, n=ply: m["type"] == "update" and m["ply"] == n)
+    assert live.match.clock_running() == [True, True] and hub.expiry.deadline(live) is None
+    untimed = create(client)
+    assert hub.expiry.deadline(hub.games[untimed["id"]]) is not None  # the timers still keep the others

@@ -79,7 +79,7 @@ class Expiry:
     def deadline(self, live: LiveGame) -> float | None:
         """When ``live`` expires unless someone moves (None: never, or over)."""
         match = live.match
-        if match.over:
+        if match.over or clock_decides(live):
             return None
         limit = self.limit(has_started(live))
         if not limit:
@@ -102,12 +102,26 @@ def has_started(live: LiveGame) -> bool:
     return humans <= moved
 
 
+def clock_decides(live: LiveGame) -> bool:
+    """Whether a timed game's own clock ends it if nobody moves: every seat is taken and the
+    human to move has a running clock or a first-move window (:meth:`LiveGame.abort_at`). The
+    timers then stay out of it: a clock may hold more than the idle timeout (a week's base, or
+    increments), and a first-move window more than the unstarted one."""
+    match = live.match
+    mover = match.to_move
+    if match.time_control is None or live.seated() is None or mover is None or mover < 0:
+        return False
+    return live.abort_at() is not None or match.clock_running()[mover]
+
+
 def last_activity(live: LiveGame) -> float:
-    """The time of the game's last move, or of its creation (from what is stored)."""
+    """The time of the game's last move, or when its last seat was taken (its first turn began
+    then), or its creation (from what is stored)."""
+    start = live.seated() or live.row.created
     for move in reversed(live.match.moves):
         if move.time is not None:
-            return max(move.time, live.row.created)
-    return live.row.created
+            return max(move.time, start)
+    return start
 
 
 async def expire(live: LiveGame, policy: Expiry) -> bool:
