@@ -256,7 +256,9 @@ def test_a_full_database_answers_503_and_changes_nothing(db_path: Path) -> None:
         hub.store.engine.dispose()  # every connection from now on has the limit
         made = []
         for _ in range(200):
-            reply = client.post("/api/games", json={"game": "abalone", "public": True})
+            # (against the AI: a public game with no free seat is not one of the client's few open ones)
+            reply = client.post("/api/games", json={"game": "abalone", "public": True,
+                                                    "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
             if reply.status_code != 201:
                 break
             made.append(reply.json()["id"])

@@ -134,3 +134,20 @@ def test_a_timed_games_clock_not_the_idle_timer_decides_when_nobody_moves(client
     assert live.match.clock_running() == [True, True] and hub.expiry.deadline(live) is None
     untimed = create(client)
     assert hub.expiry.deadline(hub.games[untimed["id"]]) is not None  # the timers still keep the others
+
+
+def test_one_client_cannot_fill_the_lobby_with_open_games(client: TestClient) -> None:
+    """The creation rate (30 a minute) let one client put 30 open public games at the top of the
+    lobby's list of 50 at once, and a few more minutes hid every other game."""
+    from qipan.server.lobby import OPEN_PER_CLIENT
+
+    made = [client.post("/api/games", json={"game": "abalone", "public": True}) for _ in range(OPEN_PER_CLIENT)]
+    assert [reply.status_code for reply in made] == [201] * OPEN_PER_CLIENT
+    refused = client.post("/api/games", json={"game": "abalone", "public": True})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "open public games" in refused.json()["error"]
+    assert len(client.get("/api/games?status=open").json()) == OPEN_PER_CLIENT
+    assert client.post("/api/games", json={"game": "abalone"}).status_code == 201  # invite-only: no limit
+    joined = client.post(f"/api/games/{made[0].json()['id']}/join", json={})
+    assert joined.status_code == 200  # that game is no longer open: another may be
+    assert client.post("/api/games", json={"game": "abalone", "public": True}).status_code == 201

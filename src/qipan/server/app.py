@@ -37,7 +37,7 @@ from qipan.server.edge import Edge, redact_logs
 from qipan.server.errors import AuthError, Busy, Conflict, NotFound, SetAside
 from qipan.server.expiry import IDLE, UNSTARTED, Expiry
 from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, creator_seat, seat_specs, unavailable_summary
-from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, retry_after
+from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
 from qipan.server.live import LiveGame, invite_url, play_url, seat_summary, seat_url
 from qipan.server.lobby import Lobby, open_games, playing_games
 from qipan.server.lobby import router as lobby_router
@@ -188,7 +188,14 @@ def create_app(
         seats = seat_specs(game, None if spec.seats is None else [s.model_dump(exclude_none=True) for s in spec.seats])
         creator = creator_seat(seats, spec.seat)
         clock = None if spec.clock is None else TimeControl(spec.clock.base, spec.clock.increment)
-        live, token, invites = await hub_of(request).create(game, seats, creator, name, spec.public, clock)
+        lobby: Lobby = request.app.state.lobby
+        # 429 when this client has enough open public games: one client may not fill the lobby
+        # (part of the creation limit: off with it)
+        capped = spec.public and guard.limits.create_rate is not None
+        with lobby.opening(client_key(request.scope)) if capped else contextlib.nullcontext() as opened:
+            live, token, invites = await hub_of(request).create(game, seats, creator, name, spec.public, clock)
+            if opened is not None:
+                opened(live.id)
         return created_reply(live, creator, token, invites)
 
     @app.get("/api/games", response_model=list[models.Summary], response_model_exclude_unset=True,

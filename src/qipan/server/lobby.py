@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket
@@ -24,6 +25,7 @@ from fastapi import APIRouter, WebSocket
 from qipan.core import GameError
 from qipan.server.auth import claimed
 from qipan.server.connections import Client, dumps
+from qipan.server.limits import RateLimited
 from qipan.server.socket import error, parse, receive
 
 if TYPE_CHECKING:
@@ -38,6 +40,11 @@ LOBBY_INTERVAL = 1.0
 """Least seconds between two lobby messages."""
 LOBBY_RECHECK = 5.0
 """Seconds after which the lists are looked at again even if no game changed (games age out of them)."""
+OPEN_PER_CLIENT = 3
+"""Open public games one client (address) may have at once: the lobby shows the newest
+:data:`LOBBY_LIST`, and the creation rate alone (30 a minute) let one client fill the list with
+games nobody would ever play, hiding everyone else's. Invite-only games do not count. Part of
+the creation limit: off with it (``--create-limit off``)."""
 
 
 def last_move_time(live: LiveGame) -> float | None:
@@ -97,7 +104,39 @@ class Lobby:
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._sent: str | None = None
+        self.owners: dict[str, str] = {}
+        """Open public games (id) and the client that created each (in memory: after a restart
+        nobody's games count)."""
+        self._pending: dict[str, int] = {}  # client -> public games it is creating right now
         hub.watchers.append(self._changed.set)
+
+    def admit(self, client: str, now: float | None = None) -> None:
+        """Let ``client`` open another public game, or raise RateLimited (429) when it already has
+        :data:`OPEN_PER_CLIENT` open ones (the wait: until the first of them ages out)."""
+        now = time.time() if now is None else now
+        unstarted = self.hub.expiry.unstarted
+        still = {game_id: owner for game_id, owner in self.owners.items()
+                 if (live := self.hub.games.get(game_id)) is not None and is_open(live, now, unstarted)}
+        self.owners = still
+        mine = [self.hub.games[game_id].row.created for game_id, owner in still.items() if owner == client]
+        if len(mine) + self._pending.get(client, 0) >= OPEN_PER_CLIENT:
+            wait = min(mine) + unstarted - now if unstarted else 60.0
+            raise RateLimited(f"you have {len(mine)} open public games already; wait until someone joins one, "
+                              "or invite your opponent with a link instead", max(wait, 1.0))
+
+    @contextlib.contextmanager
+    def opening(self, client: str) -> Iterator[Callable[[str], None]]:
+        """While ``client`` creates a public game (:meth:`admit` first): counts as one of its open
+        games, so creations running at once cannot pass the cap together. Call what it yields with
+        the new game's id."""
+        self.admit(client)
+        self._pending[client] = self._pending.get(client, 0) + 1
+        try:
+            yield lambda game_id: self.owners.__setitem__(game_id, client)
+        finally:
+            self._pending[client] -= 1
+            if not self._pending[client]:
+                del self._pending[client]
 
     def message(self) -> str:
         return dumps({"type": "lobby", "open": open_games(self.hub, LOBBY_LIST),
