@@ -104,6 +104,19 @@ def test_a_hello_names_the_seat_and_a_bad_one_keeps_the_old_name(client: TestCli
         assert until(ws, lambda m: m["type"] == "pong")
 
 
+def test_a_hello_after_the_end_does_not_rename_the_finished_games_record(client: TestClient) -> None:
+    created = create(client)
+    with connect(client, created, 0) as ws:
+        until(ws, update_with(0))
+        ws.send_json({"type": "resign"})
+        until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
+    players = client.get(f"/api/games/{created['id']}/record").json()["players"]
+    with client.websocket_connect(f"/ws/games/{created['id']}") as ws:
+        ws.send_json({"type": "hello", "seat": 1, "token": created["tokens"][1], "name": "Impostor"})
+        assert until(ws, update_with(0))["seats"][1]["name"] != "Impostor"
+    assert client.get(f"/api/games/{created['id']}/record").json()["players"] == players
+
+
 def test_names_persist_across_a_restart_and_fill_the_record_and_the_rematch(db_path: Path) -> None:
     with TestClient(create_app(str(db_path), ai_delay=0.0, ai_processes=False)) as client:
         reply = client.post("/api/games", json={"game": "abalone", "name": "Mei"}).json()

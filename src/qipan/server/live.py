@@ -410,10 +410,11 @@ class LiveGame:
         return seat, token
 
     async def rename(self, seat: int, name: str) -> None:
-        """Give seat ``seat`` (its token checked already) the nickname ``name``."""
+        """Give seat ``seat`` (its token checked already) the nickname ``name``; a finished
+        game keeps the names it was played under (they are in its record)."""
         async with self.lock:
             info = self.row.seats[seat]
-            if info.get("name") == name:
+            if info.get("name") == name or self.match.over:
                 return
             await self._save_seats({seat: {**info, "name": name}})
         self.broadcast()
