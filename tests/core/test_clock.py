@@ -119,13 +119,28 @@ def test_a_takeback_keeps_the_time_spent_and_records_it() -> None:
     assert match.clocks() == [92, 70]
     match.take_back(match.takeback_ply(0))
     assert len(match.moves) == 2 and match.to_move == 0
-    assert match.clock_reset == Reset(2, clock.now, (92, 70))
-    assert match.clocks() == [92, 70]  # black's new turn starts now
+    assert match.clock_reset == Reset(2, clock.now, (90, 70))  # the increment goes with the move
+    assert match.clocks() == [90, 70]  # black's new turn starts now
     clock.now += 4
-    assert match.clocks() == [88, 70]
+    assert match.clocks() == [86, 70]
     record = Record.from_json(match.record().to_json())
     assert record.clock == TimeControl(100, 2) and record.clock_reset == match.clock_reset
-    assert Match.from_record(record, clock=clock).clocks() == [88, 70]
+    assert Match.from_record(record, clock=clock).clocks() == [86, 70]
+
+
+def test_takebacks_bank_no_time() -> None:
+    """A player who moves at once and has the move taken back, again and again, gains nothing
+    (each undone move's increment is taken back with it)."""
+    match, clock = timed(TimeControl(100, 5))
+    for move in ("a1b2", "i5h5", "b2c3", "h5g5"):
+        match.play(move)
+        clock.now += 1
+    before = match.clocks()
+    assert before is not None
+    for _ in range(5):
+        match.play("c3d4")
+        match.take_back(match.takeback_ply(0))
+    assert match.clocks() == before
 
 
 def test_records_with_and_without_a_clock_round_trip_and_old_records_load() -> None:

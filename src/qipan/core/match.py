@@ -249,12 +249,19 @@ class Match:
 
     def take_back(self, ply: int) -> None:
         """Forget every move after the first ``ply`` (a takeback). In a timed game the time spent
-        stays spent: the clocks keep what they show now, and the player to move starts their
-        turn now (:class:`qipan.core.clock.Reset`)."""
+        stays spent: the clocks keep what they show now, less the increments the moves taken back
+        earned (else each takeback would bank one), and the player to move starts their turn now
+        (:class:`qipan.core.clock.Reset`)."""
         if not 0 <= ply <= len(self.moves):
             raise GameError(f"cannot take back to move {ply}: the game has {len(self.moves)}")
         left = self.clocks()
         now = self.clock()
+        if left is not None and self.time_control is not None:
+            for undone in range(ply, len(self.moves)):
+                action = self._clock_action(undone)
+                charged = any(move.player == action.player for move in self.moves[:undone])
+                if action.player is not None and action.ends_turn and charged:
+                    left[action.player] -= self.time_control.increment
         while len(self.moves) > ply:
             self._pop()
         if left is not None:
