@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from qipan.ai.agent import RandomAgent
 from qipan.core import GameError
-from qipan.server import live as live_module
+from qipan.server import ai_turns
 from qipan.server.chat import MAX_TEXT
 from qipan.server.names import check_name, check_text
 
@@ -33,7 +33,7 @@ def test_an_ai_short_of_time_plays_at_once_instead_of_searching(client: TestClie
     """A search costs tens of milliseconds whatever its budget: at 1+0 two hard Abalone AIs whose
     budget shrank geometrically flagged at move 72. Below ``QUICK_THINK`` seconds of budget the
     AI plays at once (here every budget counts as short, so only its free first move searches)."""
-    monkeypatch.setattr(live_module, "QUICK_THINK", 1e9)
+    monkeypatch.setattr(ai_turns, "QUICK_THINK", 1e9)
     created = create(client, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}],
                      clock={"base": 600, "increment": 0})
     agent = CountingAgent()

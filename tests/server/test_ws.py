@@ -16,7 +16,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 import qipan
-from qipan.server import live as live_module
+from qipan.server import ai_turns
 from qipan.server import socket as socket_module
 
 from .helpers import History, Message, connect, create, hello, until, update_with
@@ -324,8 +324,8 @@ class GatedAgent:
 
 def test_a_thinking_ai_does_not_block_other_games(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = threading.Event()
-    real = live_module.make_agent
-    monkeypatch.setattr(live_module, "make_agent",
+    real = ai_turns.make_agent
+    monkeypatch.setattr(ai_turns, "make_agent",
                         lambda game, level: GatedAgent(gate) if level == "random" else real(game, level))
     slow = create(client, seats=[{"kind": "ai", "level": "random"}, {"kind": "human"}])
     other = create(client)
@@ -571,8 +571,8 @@ def test_resigning_while_the_ai_thinks_ends_the_game_cleanly(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = threading.Event()
-    real = live_module.make_agent
-    monkeypatch.setattr(live_module, "make_agent",
+    real = ai_turns.make_agent
+    monkeypatch.setattr(ai_turns, "make_agent",
                         lambda game, level: GatedAgent(gate) if level == "random" else real(game, level))
     created = create(client, seats=[{"kind": "ai", "level": "random"}, {"kind": "human"}])
     live = client.app.state.hub.games[created["id"]]  # type: ignore[attr-defined]

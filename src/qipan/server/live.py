@@ -1,4 +1,5 @@
-"""A game in play on the server: seats, connections, moves, AI turns and clocks.
+"""A game in play on the server: seats, connections, moves and clocks (its offers are in
+:mod:`qipan.server.offers`, its AI turns in :mod:`qipan.server.ai_turns`).
 
 Each :class:`LiveGame` wraps a :class:`qipan.core.Match`; every change (a move, a resignation, a
 time-out) happens under the game's lock, is committed to the database, and only then is sent to
@@ -15,20 +16,19 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from qipan.ai import make_agent
-from qipan.ai.agent import Agent, RandomAgent, choose_within
+from qipan.ai.agent import Agent
 from qipan.core import CHANCE, GameError, Match
-from qipan.core.chance import KeyedRandom, event_key
-from qipan.core.clock import QUICK_THINK, Reset, TimeControl, think_time
+from qipan.core.clock import Reset, TimeControl
 from qipan.core.errors import brief
 from qipan.core.game import Game
-from qipan.server.ai_pool import BACKGROUND, FOREGROUND, Request
+from qipan.server.ai_turns import AITurns
 from qipan.server.auth import SeatRecord, check_token, claimed, derived_token, hash_token, new_invite, new_token
 from qipan.server.chat import ChatRoom
 from qipan.server.connections import Client, dumps
 from qipan.server.errors import AuthError, Conflict, NotFound
 from qipan.server.expiry import describe
 from qipan.server.names import display_name
+from qipan.server.offers import Offers
 from qipan.server.store import GameRow
 
 if TYPE_CHECKING:
@@ -67,17 +67,6 @@ def seat_summary(seat: int, side: str, info: SeatRecord, connected: bool) -> dic
     }
 
 
-OFFERS = ("takeback", "draw")
-"""What a player may offer the other (two-player games; see :meth:`LiveGame.offer`)."""
-
-
-def check_offer(offer: object) -> str:
-    if offer not in OFFERS:
-        raise GameError(f'"offer" must be "takeback" or "draw", not {brief(offer, 40)}')
-    assert isinstance(offer, str)
-    return offer
-
-
 def stored_clock(match: Match) -> dict[str, Any] | None:
     """A match's ``games.clock`` value: its time control and the clocks the last takeback left."""
     control = match.time_control
@@ -99,7 +88,7 @@ def read_clock(data: object) -> tuple[TimeControl | None, Reset | None]:
     return control, None if data.get("reset") is None else Reset.from_json(data["reset"])
 
 
-class LiveGame:
+class LiveGame(Offers, AITurns):
     """A game the server holds in memory, with its connections and AI seats."""
 
     def __init__(self, hub: Hub, row: GameRow, match: Match):
@@ -125,13 +114,7 @@ class LiveGame:
         self.epoch = 0
         """Counts takebacks: an AI's answer to a position that was taken back is not played."""
         self.chat = ChatRoom(self)
-        for seat, info in enumerate(row.seats):
-            if info["kind"] == "ai":
-                self.agents[seat] = make_agent(self.game, info["level"])
-        if self.agents and hub.ai_processes is None:
-            # Agents with memory (Tellstones) rebuild it from every view they would have seen.
-            for state in match.states[1:]:
-                self._observe(state)
+        self._seat_agents()
 
     @property
     def id(self) -> str:
@@ -203,10 +186,6 @@ class LiveGame:
                 times.append(float(when))
         return max(times)
 
-    def abortable(self) -> bool:
-        """Whether a player may still abort: some player has not made their first move."""
-        return not self.match.over and len(self.match.moved()) < self.game.num_players
-
     def abort_at(self) -> float | None:
         """When the server aborts this timed game unless the human to move makes their first
         move (None: it does not)."""
@@ -216,35 +195,6 @@ class LiveGame:
                 or self.row.seats[mover]["kind"] != "human":
             return None
         return max(match.turn_started(), seated) + control.first_move_window()
-
-    def why_not_offer(self, seat: int, offer: str) -> str | None:
-        """Why ``seat`` may not make ``offer`` now (None: it may)."""
-        match = self.match
-        if match.over:
-            return "the game is over"
-        if offer == "takeback":
-            try:
-                match.takeback_ply(seat)
-            except GameError as exc:
-                return str(exc)
-        elif not match.draw_allowed():
-            return "draw offers are for two-player games whose rules can end drawn"
-        by = self.offers.get(offer)
-        if by == seat:
-            return f"your {offer} offer is waiting for an answer"
-        if by is not None:
-            return f"your opponent offered a {offer}: accept or decline it"
-        declined = self._declined.get((seat, offer))
-        if declined is not None and not any(m.player == seat for m in match.moves[declined:]):
-            return f"your {offer} offer was declined; you may offer again after your next move"
-        return None
-
-    def can(self, seat: int | None) -> dict[str, bool]:
-        """What ``seat`` may do now besides moving (spectators: nothing)."""
-        if seat is None:
-            return {"takeback": False, "draw": False, "abort": False}
-        return {"takeback": self.why_not_offer(seat, "takeback") is None,
-                "draw": self.why_not_offer(seat, "draw") is None, "abort": self.abortable()}
 
     def update(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
         """The ``update`` message for a connection at ``seat`` (None: spectator).
@@ -559,15 +509,6 @@ class LiveGame:
         self.broadcast(since=n0)
         self.after_change()
 
-    def _observe(self, state: Any) -> None:
-        if self.hub.ai_processes is not None:
-            return  # worker-process agents get their views with the next request
-        for seat, agent in self.agents.items():
-            try:
-                agent.observe(self.game, self.game.view(state, seat))
-            except Exception:
-                log.exception("AI %s (seat %d) failed to observe in game %s", agent.name, seat, self.id)
-
     def after_change(self) -> None:
         """Start whatever the new position needs: an AI turn, the clock watch; unload if done."""
         match = self.match
@@ -582,88 +523,6 @@ class LiveGame:
             self._ai_task = self.hub.spawn(self._ai_turn(mover, len(match.moves)))
         if match.time_control is not None and (self._clock_task is None or self._clock_task.done()):
             self._clock_task = self.hub.spawn(self._watch_clock())
-
-    def _think_time(self, seat: int) -> float | None:
-        """Seconds the AI at ``seat`` may think, by its running clock (None: its own budget)."""
-        match = self.match
-        clocks = match.clocks()
-        if match.time_control is None or clocks is None or not match.clock_running()[seat]:
-            return None
-        return think_time(clocks[seat], match.time_control.increment)
-
-    async def _ai_turn(self, seat: int, ply: int) -> None:
-        epoch = self.epoch
-        think = self._think_time(seat)
-        quick = think is not None and think < QUICK_THINK  # short of time: no pause, no search
-        delay = self.hub.ai_delay if think is None else 0.0 if quick else min(self.hub.ai_delay, think / 4)
-        if delay:
-            await asyncio.sleep(delay)
-        state = self.match.state
-        if len(self.match.moves) != ply or self.epoch != epoch:
-            return
-        if think is not None:
-            think = self._think_time(seat)
-        agent = self.agents[seat]
-        key = event_key(self.row.seed, "ai", ply)
-        rng = KeyedRandom(key)
-        view = self.game.view(state, seat)
-        text: str | None = None
-        try:
-            if quick:
-                action = RandomAgent().choose(self.game, view, rng)
-            elif isinstance(agent, RandomAgent):
-                action = agent.choose(self.game, view, rng)  # as cheap as the fallback: never queued
-            elif self.hub.ai_processes is not None:
-                action = await self._choose_in_worker(seat, view, key, think)
-            else:
-                action = await asyncio.get_running_loop().run_in_executor(
-                    self.hub.ai_pool, choose_within, agent, think, self.game, view, rng
-                )
-            text = self.game.action_text(state, action)
-        except Exception:
-            log.exception("AI %s failed in game %s; playing a random legal move", agent.name, self.id)
-        # else: resigned, timed out or taken back meanwhile
-        if len(self.match.moves) == ply and self.epoch == epoch and not self.match.over:
-            legal = self.match.legal_texts()
-            if text is None or text not in legal:
-                text = rng.choice(legal)
-            try:
-                await self.act(seat, "move", text, ply=ply, epoch=epoch)
-            except GameError as exc:
-                log.warning("AI move %s in game %s was refused: %s", text, self.id, exc)
-                await asyncio.sleep(1.0)  # e.g. the database is down: retry, but not in a tight loop
-        if self._ai_task is asyncio.current_task():
-            self._ai_task = None
-        self.after_change()
-
-    def agent_key(self, seat: int) -> str:
-        """The name of an AI seat's agent in the worker processes."""
-        return f"{self.id}:{seat}"
-
-    async def _choose_in_worker(self, seat: int, view: dict[str, Any], rng_key: bytes, think: float | None) -> Any:
-        """The AI's choice from its worker process (within ``think`` seconds, if given), sending
-        the views it has not seen yet."""
-        pool = self.hub.ai_processes
-        assert pool is not None
-        deadline = None if think is None else time.time() + think
-        for _ in range(2):
-            first = self._synced.get(seat, 0)
-            views = [self.game.view(s, seat) for s in self.match.states[1 + first:]]
-            request = Request(self.agent_key(seat), self.game.name, self.game.variant, dict(self.game.config),
-                              self.row.seats[seat]["level"], first, views, view, rng_key, think=think,
-                              deadline=deadline)
-            # A game with a human seat has someone waiting for this move: it goes first.
-            human = any(info["kind"] == "human" for info in self.row.seats)
-            status, value = await pool.choose(request, FOREGROUND if human else BACKGROUND, self.ai_owner or self.id)
-            if status == "ok":
-                self._synced[seat] = first + len(views)
-                return value
-            self._synced[seat] = 0
-            if status == "resync":
-                pool.resyncs += 1
-                continue
-            raise GameError(f"the AI failed: {value}")
-        raise GameError("the AI worker could not be brought up to date")
 
     async def _watch_clock(self) -> None:
         """End a timed game when the player to move runs out of time, or abort it when the human
@@ -701,98 +560,6 @@ class LiveGame:
                         wait = 1.0
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), timeout=min(max(wait, 0.01), 60.0))
-
-    # -- offers, takebacks and aborts --------------------------------------------------------------
-
-    async def offer(self, seat: int | None, offer: object) -> None:
-        """``seat`` offers a takeback (of their last move and everything after it) or a draw. An
-        AI opponent accepts a takeback at once and declines a draw. GameError saying why not."""
-        kind = check_offer(offer)
-        if seat is None:
-            raise GameError("spectators cannot make offers")
-        async with self.lock:
-            problem = self.why_not_offer(seat, kind)
-            if problem is not None:
-                raise GameError(problem)
-            if self.row.seats[1 - seat]["kind"] == "ai":  # offers exist in two-player games only
-                if kind == "takeback":
-                    await self._take_back(seat)
-                else:
-                    self._declined[(seat, kind)] = len(self.match.moves)
-                    self.broadcast()
-                return
-            self.offers[kind] = seat
-            self.broadcast()
-
-    async def respond(self, seat: int | None, verb: str, offer: object) -> None:
-        """``seat`` accepts, declines (the offerer may not repeat it before moving again) or
-        withdraws (their own) pending ``offer``."""
-        kind = check_offer(offer)
-        if seat is None:
-            raise GameError("spectators cannot answer offers")
-        async with self.lock:
-            by = self.offers.get(kind)
-            if by is None:
-                raise GameError(f"there is no {kind} offer to {verb}")
-            if verb == "withdraw":
-                if by != seat:
-                    raise GameError("only the player who made an offer can withdraw it")
-                del self.offers[kind]
-                self.broadcast()
-                return
-            if by == seat:
-                raise GameError(f"you cannot {verb} your own offer; withdraw it instead")
-            if verb == "decline":
-                del self.offers[kind]
-                self._declined[(by, kind)] = len(self.match.moves)
-                self.broadcast()
-            elif kind == "takeback":
-                await self._take_back(by)
-            else:
-                before = self._snapshot()
-                self.match.stop("agreement", "draw by agreement")
-                await self._commit(before)
-
-    async def abort(self, seat: int | None) -> None:
-        """``seat`` aborts the game (nobody wins or loses) while a first move is still missing."""
-        if seat is None:
-            raise GameError("spectators cannot abort a game")
-        async with self.lock:
-            if self.match.over:
-                raise GameError("the game is over")
-            if not self.abortable():
-                raise GameError("every player has moved: the game can no longer be aborted (resign instead)")
-            before = self._snapshot()
-            self.match.stop("aborted", f"game aborted by {self.seat_name(seat)}")
-            await self._commit(before)
-
-    async def _take_back(self, asker: int) -> None:
-        """Take back ``asker``'s last move and everything after it, durably (under the lock)."""
-        match = self.match
-        ply = match.takeback_ply(asker)
-        saved = match.snapshot()
-        match.take_back(ply)
-        clock = stored_clock(match)
-        try:
-            await self.hub.writer.write(lambda c: self.hub.store.take_back(self.id, ply, clock, conn=c))
-        except Exception:
-            match.restore(saved)
-            raise GameError("the server could not save that; please try again") from None
-        self.epoch += 1
-        self.offers.clear()
-        # A refusal waits for its player's next move: after the takeback, that is any move from here.
-        self._declined = {key: min(moves, ply) for key, moves in self._declined.items()}
-        self._forget(ply)
-        self._synced.clear()  # worker-process agents start again from the whole (shorter) history
-        if self.hub.ai_processes is None:
-            for seat, info in enumerate(self.row.seats):
-                if info["kind"] == "ai":
-                    self.agents[seat] = make_agent(self.game, info["level"])
-            for state in match.states[1:]:
-                self._observe(state)
-        self.changed.set()
-        self.broadcast(since=ply)
-        self.after_change()
 
     def stop(self) -> None:
         for task in (self._ai_task, self._clock_task):
