@@ -31,3 +31,21 @@ class SetAside(Conflict):
     def __init__(self, summary: dict[str, Any]):
         super().__init__(f"this game is unavailable: {summary['reason']}")
         self.summary = summary
+
+
+class Elsewhere(GameError):
+    """A game another live server process owns (cluster mode): the request goes to ``owner``,
+    that process's id (see :mod:`qipan.server.cluster`)."""
+
+    def __init__(self, owner: str):
+        super().__init__("this game is played on another server process")
+        self.owner = owner
+
+
+class Fenced(GameError):
+    """A write refused because this process no longer owns the game: another process took it
+    over (its fencing token moved on). Nothing of the write was saved; the game is dropped here
+    and its connections reconnect to the new owner."""
+
+    def __init__(self, message: str = "this game moved to another server; reconnecting"):
+        super().__init__(message)

@@ -1,8 +1,10 @@
 """Persistence: games and their append-only move logs, with SQLAlchemy Core.
 
-SQLite (the default, one file) and PostgreSQL use the same two tables. Writes go through one
+SQLite (the default, one file) and PostgreSQL use the same tables. Writes go through one
 writer thread that commits whatever is queued in a single transaction (group commit), so many
 games moving at once cost one commit, and every caller is answered only after its commit.
+Several server processes on one PostgreSQL database (:mod:`qipan.server.cluster`) also use
+``games.owner``, ``games.fence`` and ``processes``; a single process leaves them alone.
 
 >>> store = Store("sqlite://")
 >>> store.create_game(GameRow("g1", "abalone", "standard", {}, 7, [], 1.0, 1.0))
@@ -32,6 +34,7 @@ from sqlalchemy.pool import StaticPool
 
 from qipan.core import GameError, jsonsafe
 from qipan.core.chance import new_secret
+from qipan.server.errors import Fenced
 
 log = logging.getLogger("qipan.server")
 
@@ -58,7 +61,24 @@ games_table = sa.Table(
     # see qipan.core.clock)
     sa.Column("clock", sa.JSON, nullable=True),
     sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),  # listed in the lobby
+    # Cluster mode (qipan.server.cluster): the process that owns the game, and its fencing token
+    # (raised by every change of owner; a write carrying an older one is refused).
+    sa.Column("owner", sa.String(32), nullable=True),
+    sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"),
     sa.Index("games_open", "finished"),
+)
+
+OWNERSHIP_COLUMNS = ("owner", "fence")
+"""Columns of ``games`` that belong to the cluster's leases, not to :class:`GameRow`."""
+
+processes_table = sa.Table(
+    "processes",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),  # new at every start (qipan.server.cluster)
+    sa.Column("host", sa.String(255), nullable=False),
+    sa.Column("pid", sa.Integer, nullable=False),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("expires", sa.DateTime(timezone=True), nullable=False),  # the lease, by the database's clock
 )
 
 moves_table = sa.Table(
@@ -243,8 +263,10 @@ MAX_STORED_JSON = 1 << 20
 
 
 def _readable_columns() -> list[Any]:
-    """The ``games`` columns with JSON read as text, so one damaged value cannot sink a query."""
-    return [sa.cast(c, sa.Text).label(c.name) if c.name in _JSON_COLUMNS else c for c in games_table.c]
+    """The ``games`` columns of a :class:`GameRow`, with JSON read as text so one damaged value
+    cannot sink a query."""
+    return [sa.cast(c, sa.Text).label(c.name) if c.name in _JSON_COLUMNS else c for c in games_table.c
+            if c.name not in OWNERSHIP_COLUMNS]
 
 
 def _number(value: object) -> bool:
@@ -351,12 +373,13 @@ def _damaged(exc: BaseException) -> bool:
 def _unreadable(exc: BaseException, game_id: str, reason: str) -> Exception:
     """BadRow for damaged data, ReadFailed for a passing failure."""
     if _damaged(exc):
-        return BadRow(game_id, reason, detail=_first_line(exc))
-    log.error("could not read game %s: %s", game_id, _first_line(exc))
-    return ReadFailed(_first_line(exc))
+        return BadRow(game_id, reason, detail=first_line(exc))
+    log.error("could not read game %s: %s", game_id, first_line(exc))
+    return ReadFailed(first_line(exc))
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """What the database said, in one line (for logs)."""
     orig = getattr(exc, "orig", None) or exc
     lines = str(orig).strip().splitlines()
     return lines[0] if lines else type(orig).__name__
@@ -373,7 +396,7 @@ class Store:
             self._migrate()
         except sa.exc.SQLAlchemyError as exc:
             self.engine.dispose()
-            raise StoreError(f"cannot open the database {safe_url(url)}: {_first_line(exc)}") from None
+            raise StoreError(f"cannot open the database {safe_url(url)}: {first_line(exc)}") from None
 
     def _migrate(self) -> None:
         """Bring a database made by an older qipan up to date (columns added since)."""
@@ -387,6 +410,12 @@ class Store:
         if "public" not in columns:  # games from before public games stay invite-only
             with self.engine.begin() as c:
                 c.execute(sa.text("ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"))
+        if "owner" not in columns:  # games from before clusters: owned by nobody (any process takes them)
+            with self.engine.begin() as c:
+                c.execute(sa.text("ALTER TABLE games ADD COLUMN owner VARCHAR(32)"))
+        if "fence" not in columns:
+            with self.engine.begin() as c:
+                c.execute(sa.text("ALTER TABLE games ADD COLUMN fence BIGINT NOT NULL DEFAULT 0"))
         # Unfinished games from before secrets had a 32-bit seed, which a player can brute-force
         # from the outcomes seen so far: what chance they have left is drawn under a fresh secret
         # (the outcomes already played are in the move log, so the record still replays).
@@ -410,8 +439,12 @@ class Store:
 
     # -- writes (each takes a connection so the writer can batch them) -----------------------------
 
-    def create_game(self, row: GameRow, conn: Connection | None = None) -> None:
-        self._run(conn, lambda c: c.execute(games_table.insert().values(**_to_db(row))))
+    def create_game(self, row: GameRow, conn: Connection | None = None, owner: str | None = None) -> None:
+        """Insert a new game; with ``owner`` (cluster mode), owned by that process, fence 1."""
+        values = _to_db(row)
+        if owner is not None:
+            values.update(owner=owner, fence=1)
+        self._run(conn, lambda c: c.execute(games_table.insert().values(**values)))
 
     def append_moves(
         self,
@@ -512,8 +545,8 @@ class Store:
                 return list(c.execute(query).scalars())
         except sa.exc.DatabaseError as exc:
             if not _damaged(exc):
-                raise ReadFailed(_first_line(exc)) from None
-            log.error("the database is damaged (%s); reading its games one by one", _first_line(exc))
+                raise ReadFailed(first_line(exc)) from None
+            log.error("the database is damaged (%s); reading its games one by one", first_line(exc))
         return list(self._all_ids())
 
     # -- chat ------------------------------------------------------------------------------------
@@ -547,7 +580,7 @@ class Store:
             with self.engine.connect() as c:
                 ids.extend(c.execute(sa.select(games_table.c.id)).scalars())
         except sa.exc.DatabaseError as exc:
-            log.error("could not list every game (%s); the ones after the damage are left out", _first_line(exc))
+            log.error("could not list every game (%s); the ones after the damage are left out", first_line(exc))
         return ids
 
     def list_games(self, finished: bool | None, limit: int, public: bool = False) -> list[tuple[GameRow | BadRow, int]]:
@@ -573,8 +606,8 @@ class Store:
                 rows = c.execute(query).mappings().all()
         except sa.exc.DatabaseError as exc:
             if not _damaged(exc):
-                raise ReadFailed(_first_line(exc)) from None
-            log.error("the database is damaged (%s); listing its games one by one", _first_line(exc))
+                raise ReadFailed(first_line(exc)) from None
+            log.error("the database is damaged (%s); listing its games one by one", first_line(exc))
             return self._list_one_by_one(finished, limit, public)
         result: list[tuple[GameRow | BadRow, int]] = []
         for r in rows:
@@ -613,6 +646,8 @@ class Writer:
     """One thread that runs queued writes, many per transaction, and answers each after commit.
 
     If a batch fails, its jobs are retried one by one so one bad write cannot sink the others.
+    A job that raises :class:`~qipan.server.errors.Fenced` (its game has another owner now) gets
+    that error back, and the rest of its batch is run again without it.
     """
 
     def __init__(self, store: Store, max_batch: int = 512):
@@ -653,10 +688,25 @@ class Writer:
                 return
 
     def _commit(self, batch: list[tuple[Job, concurrent.futures.Future[None]]]) -> None:
+        while batch:
+            fenced = self._commit_once(batch)
+            if fenced is None:
+                return
+            _, future = batch.pop(fenced[0])
+            if not future.done():
+                future.set_exception(fenced[1])
+
+    def _commit_once(self, batch: list[tuple[Job, concurrent.futures.Future[None]]]) -> tuple[int, Fenced] | None:
+        """Commit ``batch`` and answer its callers; if a job was fenced, roll back and return it
+        (its index, its error) without answering anyone."""
+        done = 0
         try:
             with self.store.engine.begin() as conn:
                 for job, _ in batch:
                     job(conn)
+                    done += 1
+        except Fenced as exc:
+            return done, exc
         except Exception as exc:
             if len(batch) == 1:
                 full = _is_full(exc)
@@ -666,10 +716,11 @@ class Writer:
                     log.exception("database write failed")
                 if not batch[0][1].done():  # a cancelled caller (shutdown) needs no answer
                     batch[0][1].set_exception(WriteFailed(full))
-                return
+                return None
             for one in batch:
                 self._commit([one])
-            return
+            return None
         for _, future in batch:
             if not future.done():
                 future.set_result(None)
+        return None
