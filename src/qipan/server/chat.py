@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from qipan.core import GameError
 from qipan.core.game import Game
 from qipan.server.connections import dumps
+from qipan.server.errors import Fenced
 from qipan.server.limits import Rate, RateLimiter, TokenBucket, retry_after
 from qipan.server.names import SPECTATOR, check_text
 from qipan.server.store import BadRow, StorageUnavailable
@@ -156,7 +157,9 @@ class ChatRoom:
             n = self.messages[-1]["n"] + 1 if self.messages else 1
             message = {"n": n, "channel": channel, "seat": seat, "name": name, "text": text, "at": time.time()}
             try:
-                await live.hub.writer.write(lambda c: live.hub.store.add_chat(live.id, message, KEEP, conn=c))
+                await live.hub.write(live.id, lambda c: live.hub.store.add_chat(live.id, message, KEEP, conn=c))
+            except Fenced:
+                raise
             except Exception:
                 raise GameError("the server could not save that message; please try again") from None
             self.messages.append(message)

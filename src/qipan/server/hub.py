@@ -1,15 +1,24 @@
 """The hub: every live game, the database writer, and the AI workers; creating, loading and
-resuming games."""
+resuming games.
+
+With a :class:`~qipan.server.cluster.Cluster` (several processes on one PostgreSQL database),
+the hub holds only the games this process owns: :meth:`Hub.get` takes a game nobody else owns
+and raises :class:`~qipan.server.errors.Elsewhere` for one another process owns, every write
+for a game goes through :meth:`Hub.write` (refused once another process took the game over,
+which drops it here: :meth:`Hub.lose`), and the cluster's sweeper, not :meth:`Hub.resume_all`,
+resumes the unfinished games.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qipan.ai import make_agent
 from qipan.ai.agent import agent_levels
@@ -19,10 +28,13 @@ from qipan.core.errors import brief, brief_text
 from qipan.core.game import Game
 from qipan.server.ai_pool import AIProcesses
 from qipan.server.auth import SeatRecord, human_seat, new_game_id, new_seats
-from qipan.server.errors import Busy, Conflict, NotFound, SetAside
+from qipan.server.errors import Busy, Conflict, Elsewhere, Fenced, NotFound, SetAside
 from qipan.server.expiry import Expiry, watch
 from qipan.server.live import LiveGame, read_clock, stored_clock
-from qipan.server.store import BadRow, GameRow, StorageUnavailable, Store, Writer
+from qipan.server.store import BadRow, GameRow, Job, StorageUnavailable, Store, Writer
+
+if TYPE_CHECKING:
+    from qipan.server.cluster import Cluster
 
 log = logging.getLogger("qipan.server")
 
@@ -42,12 +54,16 @@ def parse_player(text: str) -> int | str:
 
 
 class Hub:
-    """Every live game, the database, and the AI worker threads."""
+    """Every live game, the database, and the AI worker threads; with ``cluster``, only the games
+    this process owns (see the module's description)."""
 
     def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2, ai_processes: bool = True,
                  all_ai_workers: int | None = None, expiry: Expiry | None = None, max_plies: int = MAX_PLIES,
-                 max_ai_games: int = MAX_AI_GAMES):
+                 max_ai_games: int = MAX_AI_GAMES, cluster: Cluster | None = None):
         self.store = store
+        self.cluster = cluster
+        if cluster is not None:
+            cluster.hub = self
         self.max_plies = max_plies
         self.max_ai_games = max_ai_games
         self.writer = Writer(store)
@@ -76,6 +92,11 @@ class Hub:
             watcher()
 
     async def close(self) -> None:
+        """Stop every game and the workers; in cluster mode, leave the cluster first and close
+        the connections with 1012, so that they reconnect to the process taking the games over."""
+        if self.cluster is not None:
+            await self.cluster.close()
+            await self.lose_all()
         for live in list(self.games.values()):
             live.stop()
             for client in list(live.clients):
@@ -135,13 +156,20 @@ class Hub:
         if result is not None:
             row.finished, row.result = now, result
 
+        owner = None if self.cluster is None else self.cluster.id
+
         def job(conn: Any) -> None:
-            self.store.create_game(row, conn=conn)
+            self.store.create_game(row, conn=conn, owner=owner)
             self.store.append_moves(row.id, 0, rows, conn=conn)
             if rematch_of is not None:
                 self.store.set_rematch(rematch_of.id, row.id, conn=conn)
 
-        await self.writer.write(job)
+        if rematch_of is not None:
+            await self.write(rematch_of.id, job)
+        else:
+            await self.writer.write(job)
+        if self.cluster is not None:
+            self.cluster.fences[row.id] = 1
         live = LiveGame(self, row, match)
         self.games[row.id] = live
         live.after_change()
@@ -150,7 +178,8 @@ class Hub:
 
     async def get(self, game_id: str) -> LiveGame:
         """The live game ``game_id``, loaded from the database if needed (NotFound if none,
-        SetAside if it cannot be loaded)."""
+        SetAside if it cannot be loaded). In cluster mode a game not held here is taken first:
+        Elsewhere if another live process owns it."""
         live = self.games.get(game_id)
         if live is not None:
             return live
@@ -160,6 +189,8 @@ class Hub:
                 return live
             if game_id in self.unavailable:
                 raise SetAside(self.unavailable[game_id])
+            if self.cluster is not None:
+                await self._take(game_id)
             row: GameRow | None = None
             try:
                 row = await asyncio.to_thread(self.store.game, game_id)
@@ -168,12 +199,88 @@ class Hub:
                 live = await self._load(row)
             except (NotFound, StorageUnavailable):
                 raise
+            except Fenced:  # taken by another process while it loaded
+                raise await self._refusal(game_id) from None
             except Exception as exc:
                 raise SetAside(self.set_aside(game_id, exc, row)) from None
             self.games[game_id] = live
             if not live.match.over:
                 live.after_change()  # an unfinished game not resumed at start-up starts now
         return live
+
+    async def _take(self, game_id: str) -> None:
+        """Take ``game_id`` for this process (cluster mode), or raise why not."""
+        assert self.cluster is not None
+        if await self.cluster.acquire(game_id) is None:
+            raise await self._refusal(game_id)
+
+    async def _refusal(self, game_id: str) -> Exception:
+        """Why this process cannot take ``game_id``: NotFound, Elsewhere (another live process owns
+        it), or Rejoining (nobody does, yet it could not be taken: this process's own lease is
+        lapsing, or the owner was just going away; trying again settles it)."""
+        from qipan.server.cluster import Rejoining
+
+        assert self.cluster is not None
+        exists, owner = await self.cluster.locate(game_id)
+        if not exists:
+            return NotFound(f"there is no game {brief(game_id, 40)}")
+        if owner is not None and owner != self.cluster.id:
+            return Elsewhere(owner)
+        return Rejoining()
+
+    async def write(self, game_id: str, job: Job) -> None:
+        """Commit ``job``, a write for the existing game ``game_id``. In cluster mode only while
+        this process still holds the game: else Fenced (nothing saved), and the game is dropped
+        here (:meth:`lose`)."""
+        cluster = self.cluster
+        if cluster is None:
+            await self.writer.write(job)
+            return
+        fence = cluster.fences.get(game_id)
+        try:
+            await self.writer.write(cluster.fenced(game_id, job))
+        except Fenced:
+            live = self.games.get(game_id)
+            if live is not None and cluster.fences.get(game_id) == fence:  # (not since taken again)
+                log.warning("game %s was taken over by another server process; dropping it here", game_id)
+                # No await before raising: the caller may be the game's AI or clock task, which
+                # this cancels.
+                self._drop(live)
+                self.spawn(self._disconnect(live))
+            raise
+
+    async def lose(self, live: LiveGame) -> None:
+        """Drop a game this process no longer owns (cluster mode): stop its AI turns and clock,
+        forget it (its AI workers' state too), and close its connections with 1012 so that they
+        reconnect to the process that owns it now."""
+        self._drop(live)
+        await self._disconnect(live)
+
+    async def lose_all(self) -> None:
+        """Drop every game (this process's lease lapsed, or it is leaving the cluster)."""
+        for live in list(self.games.values()):
+            await self.lose(live)
+        if self.cluster is not None:
+            self.cluster.fences.clear()
+
+    def _drop(self, live: LiveGame) -> None:
+        live.lost = True
+        live.stop()
+        if self.games.get(live.id) is live:
+            del self.games[live.id]
+            if self.cluster is not None:
+                self.cluster.fences.pop(live.id, None)
+        if self.ai_processes is not None and live.agents:
+            self.ai_processes.forget(live.agent_key(seat) for seat in live.agents)
+
+    async def _disconnect(self, live: LiveGame) -> None:
+        clients = list(live.clients)
+        live.clients.clear()
+        for client in clients:
+            with contextlib.suppress(Exception):
+                await client.close(1012)  # service restart: the client reconnects
+            await client.stop()
+        self.touched()
 
     async def _load(self, row: GameRow) -> LiveGame:
         moves = await asyncio.to_thread(self.store.moves, row.id)
@@ -198,47 +305,69 @@ class Hub:
         live = LiveGame(self, row, match)
         if len(match.moves) > len(moves):  # resumed at a chance node: save the new outcomes
             extra = [(str(m.player), m.text, m.time) for m in match.moves[len(moves):]]
-            await self.writer.write(lambda c: self.store.append_moves(row.id, len(moves), extra, conn=c))
+            await self.write(row.id, lambda c: self.store.append_moves(row.id, len(moves), extra, conn=c))
         return live
 
     async def resume_all(self) -> int:
         """Load every unfinished game, restart its AI turns and clocks, and start watching for
         games to expire; return how many games were resumed. A game that cannot be resumed is
-        set aside (logged, and shown as unavailable) and the others start."""
-        try:
-            ids = await asyncio.to_thread(self.store.unfinished_ids)
-        except StorageUnavailable:
-            log.error("could not list the unfinished games; each starts when it is first opened")
-            ids = []
+        set aside (logged, and shown as unavailable) and the others start. In cluster mode only
+        the expiry watch starts: the cluster's sweeper resumes the games nobody owns."""
+        ids: list[str] = []
+        if self.cluster is None:
+            try:
+                ids = await asyncio.to_thread(self.store.unfinished_ids)
+            except StorageUnavailable:
+                log.error("could not list the unfinished games; each starts when it is first opened")
         count = 0
         for game_id in ids:
             if game_id in self.games:
                 continue
-            live: LiveGame | None = None
-            row: GameRow | None = None
             try:
-                row = await asyncio.to_thread(self.store.game, game_id)
-                if row is None or row.finished is not None:
-                    continue  # (listed from a damaged database: every game, the finished too)
-                live = await self._load(row)
-                self.games[game_id] = live
-                live.after_change()
-            except Exception as exc:
-                if live is not None:
-                    live.stop()
-                    self.games.pop(game_id, None)
-                if isinstance(exc, StorageUnavailable):  # a passing failure: the game starts when first opened
-                    log.error("could not resume game %s now (%s); it starts when it is first opened", game_id, exc)
-                else:
-                    self.set_aside(game_id, exc, row)
-                continue
-            count += 1
+                count += await self._resume(game_id)
+            except StorageUnavailable as exc:  # a passing failure: the game starts when first opened
+                log.error("could not resume game %s now (%s); it starts when it is first opened", game_id, exc)
         if self.unavailable:
             log.warning("%d game(s) could not be resumed and are set aside (listed as unavailable)",
                         len(self.unavailable))
         if self._expiry is None:
             self._expiry = self.spawn(watch(self, self.expiry))
         return count
+
+    async def adopt(self, game_id: str) -> bool:
+        """Resume ``game_id``, just taken over by this process (cluster mode: the sweeper): load
+        it and restart its AI turns and clocks. False if it is here already, is over, or cannot
+        be loaded (then it is set aside); StorageUnavailable if the database fails now."""
+        async with self._loading:
+            if game_id in self.games or game_id in self.unavailable:
+                return False
+            resumed = await self._resume(game_id)
+        if resumed:
+            self.touched()
+        return resumed
+
+    async def _resume(self, game_id: str) -> bool:
+        """Load an unfinished game and start its AI turns and clocks; False if it is over, or
+        was set aside because it cannot be loaded (StorageUnavailable: not now)."""
+        live: LiveGame | None = None
+        row: GameRow | None = None
+        try:
+            row = await asyncio.to_thread(self.store.game, game_id)
+            if row is None or row.finished is not None:
+                return False  # (listed from a damaged database: every game, the finished too)
+            live = await self._load(row)
+            self.games[game_id] = live
+            live.after_change()
+        except Exception as exc:
+            if live is not None:
+                live.stop()
+                self.games.pop(game_id, None)
+            if isinstance(exc, StorageUnavailable):
+                raise
+            if not isinstance(exc, Fenced):  # (else taken by another process meanwhile)
+                self.set_aside(game_id, exc, row)
+            return False
+        return True
 
     def set_aside(self, game_id: str, exc: Exception, row: GameRow | None = None) -> dict[str, Any]:
         """Keep a game that cannot be loaded out of play, log why, and return its lobby summary."""
@@ -268,6 +397,8 @@ class Hub:
         if self.games.get(live.id) is live:
             live.stop()
             del self.games[live.id]
+            if self.cluster is not None:
+                self.cluster.forget_later(live.id)
             if self.ai_processes is not None and live.agents and live.match.over:
                 self.ai_processes.forget(live.agent_key(seat) for seat in live.agents)
 

@@ -25,7 +25,7 @@ from qipan.server.ai_turns import AITurns
 from qipan.server.auth import SeatRecord, check_token, claimed, derived_token, hash_token, new_invite, new_token
 from qipan.server.chat import ChatRoom
 from qipan.server.connections import Client, dumps
-from qipan.server.errors import AuthError, Conflict, NotFound
+from qipan.server.errors import AuthError, Conflict, Fenced, NotFound
 from qipan.server.expiry import describe
 from qipan.server.names import display_name
 from qipan.server.offers import Offers
@@ -114,6 +114,8 @@ class LiveGame(Offers, AITurns):
         self.epoch = 0
         """Counts takebacks: an AI's answer to a position that was taken back is not played."""
         self.chat = ChatRoom(self)
+        self.lost = False
+        """Another server process owns this game now (cluster mode): it is no longer played here."""
         self._seat_agents()
 
     @property
@@ -389,7 +391,7 @@ class LiveGame(Offers, AITurns):
         changes = {**changes, **{s: {**changes[s], "seated": now} for s in taken}}
         seats = [changes.get(s, info) for s, info in enumerate(self.row.seats)]
         if changes:
-            await self.hub.writer.write(lambda c: self.hub.store.set_seats(self.id, seats, conn=c))
+            await self.hub.write(self.id, lambda c: self.hub.store.set_seats(self.id, seats, conn=c))
         self.row.seats = seats
         if taken:
             self.changed.set()
@@ -402,6 +404,9 @@ class LiveGame(Offers, AITurns):
 
     def join(self, client: Client) -> None:
         """Add a connection and send it the current update (everyone hears of a new seat)."""
+        if self.lost:  # it reconnects to the process that owns the game now
+            client.closing = asyncio.ensure_future(client.close(1012))
+            return
         news = client.seat is not None and not self._seat_connected(client.seat)
         self.hub.games.setdefault(self.id, self)  # a finished game may have been released meanwhile
         self.clients.add(client)
@@ -493,12 +498,13 @@ class LiveGame(Offers, AITurns):
         finished = time.time() if result is not None else None
         rows = [(str(m.player), m.text, m.time) for m in new]
         try:
-            await self.hub.writer.write(
-                lambda c: self.hub.store.append_moves(self.id, n0, rows, finished, result, conn=c)
-            )
-        except Exception:
+            await self.hub.write(
+                self.id, lambda c: self.hub.store.append_moves(self.id, n0, rows, finished, result, conn=c))
+        except Exception as exc:
             match.restore(saved)
             self._forget(n0)
+            if isinstance(exc, Fenced):
+                raise
             raise GameError("the server could not save that; please try again") from None
         if result is not None:
             self.row.finished, self.row.result = finished, result
@@ -511,6 +517,8 @@ class LiveGame(Offers, AITurns):
 
     def after_change(self) -> None:
         """Start whatever the new position needs: an AI turn, the clock watch; unload if done."""
+        if self.lost:
+            return
         match = self.match
         if match.over:
             if not self.clients:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from qipan.core import GameError, Match
 from qipan.core.errors import brief
 from qipan.core.game import Game
+from qipan.server.errors import Fenced
 from qipan.server.store import GameRow
 
 if TYPE_CHECKING:
@@ -160,9 +161,11 @@ class Offers:
         match.take_back(ply)
         clock = stored_clock(match)
         try:
-            await self.hub.writer.write(lambda c: self.hub.store.take_back(self.id, ply, clock, conn=c))
-        except Exception:
+            await self.hub.write(self.id, lambda c: self.hub.store.take_back(self.id, ply, clock, conn=c))
+        except Exception as exc:
             match.restore(saved)
+            if isinstance(exc, Fenced):
+                raise
             raise GameError("the server could not save that; please try again") from None
         self.epoch += 1
         self.offers.clear()
