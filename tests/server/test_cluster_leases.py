@@ -14,7 +14,7 @@ import itertools
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,10 +25,10 @@ import qipan
 from qipan.core.clock import TimeControl
 from qipan.server.cluster import Cluster
 from qipan.server.connections import Client
-from qipan.server.errors import Elsewhere, Fenced, NotFound
+from qipan.server.errors import Elsewhere, Fenced, NotFound, SetAside
 from qipan.server.hub import Hub, seat_specs
 from qipan.server.live import LiveGame
-from qipan.server.store import Store, WriteFailed, normalise_url
+from qipan.server.store import ReadFailed, Store, WriteFailed, normalise_url
 
 from . import postgres
 from .test_chat import OLD_ROW, OLD_SCHEMA
@@ -116,6 +116,19 @@ class Connection:
         self.codes.append(code)
 
 
+class Workers:
+    """Stands in for the AI worker processes (no AI here gets to think): records what is forgotten."""
+
+    def __init__(self) -> None:
+        self.forgotten: list[str] = []
+
+    def forget(self, keys: Iterable[str]) -> None:
+        self.forgotten.extend(keys)
+
+    def close(self) -> None:
+        pass
+
+
 def query(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
     engine = sa.create_engine(url)
     try:
@@ -195,6 +208,7 @@ def test_a_lapsed_lease_drops_every_game_and_the_process_joins_again_under_a_new
         # A long lease: only the database saying it lapsed (the renewal matching no row) can end it.
         async with node(db, lease=30.0, ai_delay=3600.0) as a:
             cluster = cluster_of(a)
+            workers = a.ai_processes = Workers()  # type: ignore[assignment]
             live = await new_game(a, ai=True, clock=TimeControl(600))
             await move(live)  # the AI's turn: it waits (ai_delay) while the clock runs
             ai_task, clock_task = live._ai_task, live._clock_task
@@ -207,6 +221,7 @@ def test_a_lapsed_lease_drops_every_game_and_the_process_joins_again_under_a_new
             await eventually(lambda: cluster.id != old, "the process to join again under a new id")
             await eventually(lambda: watcher.codes == [1012], "the game's connection to be closed with 1012")
             assert live.lost and ai_task.done() and clock_task.done()
+            assert workers.forgotten == [live.agent_key(1)]  # the AI worker's state of the game
             assert await cluster.alive([old, cluster.id]) == {cluster.id}
 
             # Its game has no live owner now: a sweep (its own, the only process) takes it back.
@@ -255,6 +270,32 @@ def test_orphaned_games_are_shared_between_the_live_processes_oldest_first(db: s
             assert len(a.games[ids[0]].match.moves) == 1
             await move(a.games[ids[0]])
             assert len(stored_moves(db, ids[0])) == 2
+
+    asyncio.run(scenario())
+
+
+def test_a_sweep_sets_aside_a_game_that_cannot_be_loaded_and_retries_one_the_database_failed(db: str) -> None:
+    async def scenario() -> None:
+        async with node(db, sweep=3600.0) as a:
+            async with node(db, sweep=3600.0) as c:
+                damaged, unlucky, fine = [(await new_game(c)).id for _ in range(3)]
+            query(db, "UPDATE games SET seats = '\"x\"' WHERE id = :g", g=damaged)
+            read = a.store.game
+            failures = [unlucky]
+
+            def flaky(game_id: str) -> Any:
+                if game_id in failures:
+                    failures.remove(game_id)
+                    raise ReadFailed("the database went away for a moment")
+                return read(game_id)
+
+            a.store.game = flaky  # type: ignore[method-assign]
+            assert await cluster_of(a).sweep() == 1 and list(a.games) == [fine]
+            assert a.unavailable[damaged]["reason"] == "its stored seats are damaged"
+            with pytest.raises(SetAside):
+                await a.get(damaged)
+            assert await cluster_of(a).sweep() == 1 and sorted(a.games) == sorted([fine, unlucky])
+            assert await cluster_of(a).sweep() == 0
 
     asyncio.run(scenario())
 

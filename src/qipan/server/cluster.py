@@ -125,6 +125,8 @@ class Cluster:
         if not 0 < heartbeat < lease or sweep <= 0:
             raise ValueError("the heartbeat must be shorter than the lease, and both and the sweep positive")
         self.store = store
+        # Its own few connections: a lease renewal never waits behind a busy pool.
+        self.engine = sa.create_engine(store.url, pool_pre_ping=True, pool_size=2, max_overflow=2)
         self.lease = lease
         self.heartbeat = heartbeat
         self.sweep_every = sweep
@@ -173,6 +175,7 @@ class Cluster:
             except StorageUnavailable as exc:
                 log.warning("could not leave the cluster (%s): the others take its games once its lease lapses", exc)
             self._registered = False
+        self.engine.dispose()
 
     async def _register(self) -> None:
         params = {"me": self.id, "host": socket.gethostname()[:255], "pid": os.getpid(), "started": time.time(),
@@ -214,7 +217,6 @@ class Cluster:
         log.warning("the lease of server process %s ended (%s): dropping its games; rejoining as %s", old, why, self.id)
         assert self.hub is not None
         await self.hub.lose_all()
-        self.fences.clear()
         try:
             await self._register()
         except StorageUnavailable as exc:
@@ -310,6 +312,8 @@ class Cluster:
         retry, self._retry = self._retry, set()
         resumed = 0
         for game_id in [*(g for g in retry if g in self.fences), *(g for g, _ in claimed)]:
+            if self.id != me:
+                break
             try:
                 resumed += await hub.adopt(game_id)
             except StorageUnavailable as exc:
@@ -318,7 +322,7 @@ class Cluster:
         return resumed
 
     def _claim(self, me: str) -> list[tuple[str, int]]:
-        with self.store.engine.begin() as c:
+        with self.engine.begin() as c:
             c.execute(PRUNE, {"age": FORGET_DEAD})
             orphans, processes = c.execute(COUNT).one()
             if not orphans:
@@ -329,15 +333,15 @@ class Cluster:
     # -- database access -----------------------------------------------------------------------------
 
     def _execute(self, statement: Any, params: dict[str, Any]) -> int:
-        with self.store.engine.begin() as c:
+        with self.engine.begin() as c:
             return int(c.execute(statement, params).rowcount)
 
     def _scalar(self, statement: Any, params: dict[str, Any]) -> Any:
-        with self.store.engine.begin() as c:
+        with self.engine.begin() as c:
             return c.execute(statement, params).scalar()
 
     def _read(self, run: Callable[[Connection], T]) -> T:
-        with self.store.engine.connect() as c:
+        with self.engine.connect() as c:
             return run(c)
 
     async def _db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

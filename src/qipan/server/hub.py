@@ -257,11 +257,13 @@ class Hub:
         await self._disconnect(live)
 
     async def lose_all(self) -> None:
-        """Drop every game (this process's lease lapsed, or it is leaving the cluster)."""
-        for live in list(self.games.values()):
-            await self.lose(live)
-        if self.cluster is not None:
-            self.cluster.fences.clear()
+        """Drop every game (this process's lease lapsed, or it is leaving the cluster), a game
+        being loaded too (this waits for it)."""
+        async with self._loading:
+            for live in list(self.games.values()):
+                await self.lose(live)
+            if self.cluster is not None:
+                self.cluster.fences.clear()
 
     def _drop(self, live: LiveGame) -> None:
         live.lost = True
