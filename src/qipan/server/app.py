@@ -39,7 +39,7 @@ from qipan.server.expiry import IDLE, UNSTARTED, Expiry
 from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, creator_seat, seat_specs, unavailable_summary
 from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
 from qipan.server.live import LiveGame, invite_url, play_url, seat_summary, seat_url
-from qipan.server.lobby import Lobby, open_games, playing_games
+from qipan.server.lobby import Lobby
 from qipan.server.lobby import router as lobby_router
 from qipan.server.names import check_name
 from qipan.server.socket import router as socket_router
@@ -158,8 +158,8 @@ def create_app(
 
     def limited(name: str) -> Any:
         """A dependency spending one of the client's ``name`` tokens (429 when there is none)."""
-        def check(request: Request) -> None:
-            if refused := guard.refusal(name, request.scope):
+        async def check(request: Request) -> None:
+            if refused := await guard.refusal(name, request.scope):
                 raise refused
         return Depends(check)
 
@@ -192,7 +192,7 @@ def create_app(
         # 429 when this client has enough open public games: one client may not fill the lobby
         # (part of the creation limit: off with it)
         capped = spec.public and guard.limits.create_rate is not None
-        with lobby.opening(client_key(request.scope)) if capped else contextlib.nullcontext() as opened:
+        async with lobby.opening(client_key(request.scope)) if capped else contextlib.nullcontext() as opened:
             live, token, invites = await hub_of(request).create(game, seats, creator, name, spec.public, clock)
             if opened is not None:
                 opened(live.id)
@@ -209,10 +209,9 @@ def create_app(
         (a seat anyone may take), ``playing`` (really in play: every seat taken, and a player
         connected or a move within the last 10 minutes), ``finished``, or all of them."""
         hub = hub_of(request)
-        if status == "open":
-            return open_games(hub, limit)
-        if status == "playing":
-            return playing_games(hub, limit)
+        if status in ("open", "playing"):
+            lobby: Lobby = request.app.state.lobby
+            return await lobby.games(status, limit)
         finished = None if status is None else status == "finished"
         rows = await asyncio.to_thread(hub.store.list_games, finished, limit, True)
         summaries = []

@@ -83,14 +83,14 @@ class Speaker:
     def __post_init__(self) -> None:
         self.buckets = (TokenBucket(BURST, self.clock()), TokenBucket(SUSTAINED, self.clock()))
 
-    def wait(self) -> float:
+    async def wait(self) -> float:
         """Seconds before this connection may speak again (0.0: now, and it is counted)."""
         now = self.clock()
         for bucket in self.buckets:
             if wait := bucket.take(now):
                 return wait
         for name, rate in (("chat-burst", BURST), ("chat-minute", SUSTAINED)):
-            if self.limiter is not None and (wait := self.limiter.take(name, self.address, rate)):
+            if self.limiter is not None and (wait := await self.limiter.take(name, self.address, rate)):
                 return wait
         return 0.0
 
@@ -144,7 +144,7 @@ class ChatRoom:
         if not isinstance(text, str):
             raise GameError(f'a chat message needs "text": a string of 1..{MAX_TEXT} characters')
         text = check_text(text, "a chat message", MAX_TEXT)
-        if wait := speaker.wait():
+        if wait := await speaker.wait():
             raise GameError(f"too many chat messages; wait {retry_after(wait)} s")
         if not await self.load():
             raise GameError("the chat is unavailable right now; try again later")

@@ -103,7 +103,7 @@ class Edge:
         client = client_key(scope)
         websocket = scope["type"] == "websocket"
         refuse = self._refuse_websocket if websocket else self._refuse_http
-        refused_by = self.guard.connections.open(client)
+        refused_by = await self.guard.connect(client)
         if refused_by is not None:
             if refused_by == "client":
                 await refuse(scope, receive, send, 429, "too many connections from your address; close some first",
@@ -115,7 +115,7 @@ class Edge:
         try:
             await self._admit(scope, receive, send, client, websocket)
         finally:
-            self.guard.connections.close(client)
+            self.guard.disconnect(client)
 
     async def _admit(self, scope: Scope, receive: Receive, send: Send, client: str, websocket: bool) -> None:
         refuse = self._refuse_websocket if websocket else self._refuse_http
@@ -138,7 +138,7 @@ class Edge:
             await refuse(scope, receive, send, 403, "requests from other web sites are refused (Origin)")
             return
         if websocket:
-            if refused := self.guard.refusal("join", scope):
+            if refused := await self.guard.refusal("join", scope):
                 await refuse(scope, receive, send, 429, str(refused),
                              [(b"retry-after", retry_after(refused.wait).encode())])
                 return

@@ -35,6 +35,7 @@ from qipan.server.store import BadRow, GameRow, Job, StorageUnavailable, Store, 
 
 if TYPE_CHECKING:
     from qipan.server.cluster import Cluster
+    from qipan.server.shared import AIGames
 
 log = logging.getLogger("qipan.server")
 
@@ -66,6 +67,8 @@ class Hub:
             cluster.hub = self
         self.max_plies = max_plies
         self.max_ai_games = max_ai_games
+        self.ai_cap: AIGames | None = None
+        """``max_ai_games`` over every process (cluster mode: :func:`qipan.server.shared.share`)."""
         self.writer = Writer(store)
         self.ai_delay = ai_delay
         self.ai_pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="qipan-ai")
@@ -133,7 +136,9 @@ class Hub:
     async def _start(self, game: Game[Any, Any], seats: list[SeatRecord], rematch_of: LiveGame | None = None,
                      public: bool = False, clock: TimeControl | None = None) -> LiveGame:
         """Create, save and start a game with these seat records (hashes only)."""
-        if all(seat["kind"] == "ai" for seat in seats) and self.ai_games() >= self.max_ai_games:
+        if all(seat["kind"] == "ai" for seat in seats) and (
+                self.ai_games() >= self.max_ai_games
+                or (self.ai_cap is not None and not await self.ai_cap.admit(self.max_ai_games))):
             raise Busy(f"the server is running as many games between AIs as it allows ({self.max_ai_games}); "
                        "try again when one ends, or seat a person")
         now = time.time()

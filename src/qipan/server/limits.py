@@ -17,7 +17,7 @@ import ipaddress
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -110,9 +110,10 @@ class RateLimited(Exception):
 
 
 class RateLimiter(Protocol):
-    """Where token buckets live: in this process today, in a shared store once there are several."""
+    """Where token buckets live: in this process (:class:`MemoryRateLimiter`), or in Redis for
+    several processes (:class:`qipan.server.shared.RedisRateLimiter`)."""
 
-    def take(self, name: str, client: str, rate: Rate) -> float:
+    async def take(self, name: str, client: str, rate: Rate) -> float:
         """Spend one token of ``client``'s ``name`` bucket: 0.0 if allowed, else seconds to wait."""
         ...
 
@@ -144,11 +145,11 @@ class TokenBucket:
 class MemoryRateLimiter:
     """Token buckets in a dict, the least recently used forgotten beyond ``max_clients`` keys.
 
+    >>> import asyncio
     >>> limiter = MemoryRateLimiter(clock=lambda: 0.0)
-    >>> [limiter.take("create", "10.0.0.1", Rate(1, 60.0)) for _ in range(2)]
-    [0.0, 60.0]
-    >>> limiter.take("create", "10.0.0.2", Rate(1, 60.0))
-    0.0
+    >>> take = lambda client: asyncio.run(limiter.take("create", client, Rate(1, 60.0)))
+    >>> take("10.0.0.1"), take("10.0.0.1"), take("10.0.0.2")
+    (0.0, 60.0, 0.0)
     """
 
     def __init__(self, max_clients: int = 100_000, clock: Callable[[], float] = time.monotonic):
@@ -156,7 +157,7 @@ class MemoryRateLimiter:
         self.clock = clock
         self._buckets: OrderedDict[tuple[str, str], TokenBucket] = OrderedDict()
 
-    def take(self, name: str, client: str, rate: Rate) -> float:
+    async def take(self, name: str, client: str, rate: Rate) -> float:
         now = self.clock()
         key = (name, client)
         bucket = self._buckets.get(key)
@@ -187,12 +188,13 @@ class ConnectionCounter:
         self.count = 0
         self._by_client: dict[str, int] = {}
 
-    def open(self, client: str) -> str | None:
-        """Count one more connection, or say which cap refuses it: ``"client"`` or ``"total"``."""
+    def open(self, client: str, per_client: bool = True) -> str | None:
+        """Count one more connection, or say which cap refuses it: ``"client"`` or ``"total"``
+        (``per_client=False``: the caller checks the client's cap itself, over every process)."""
         if self.total and self.count >= self.total:
             return "total"
         held = self._by_client.get(client, 0)
-        if self.per_client and held >= self.per_client:
+        if per_client and self.per_client and held >= self.per_client:
             return "client"
         self._by_client[client] = held + 1
         self.count += 1
@@ -206,6 +208,28 @@ class ConnectionCounter:
             self._by_client.pop(client, None)
         self.count = max(0, self.count - 1)
 
+    def held(self, client: str) -> int:
+        """The connections ``client`` has open here."""
+        return self._by_client.get(client, 0)
+
+    def clients(self) -> Mapping[str, int]:
+        """The open connections of each client that has any (a live view, not a copy)."""
+        return self._by_client
+
+
+class SharedCount(Protocol):
+    """A count per key held by every server process, capped over all of them (cluster mode:
+    :class:`qipan.server.shared.SharedCounts`)."""
+
+    async def admit(self, key: str, cap: int) -> bool | None:
+        """Whether ``key``'s count over every process, this one's new one included, is within
+        ``cap`` (then this process's count is recorded); None when that cannot be known now."""
+        ...
+
+    def changed(self) -> None:
+        """This process's counts changed: record them soon."""
+        ...
+
 
 @dataclass
 class Guard:
@@ -214,22 +238,46 @@ class Guard:
     limits: Limits = field(default_factory=Limits)
     limiter: RateLimiter = field(default_factory=MemoryRateLimiter)
     connections: ConnectionCounter = field(init=False)
+    shared: SharedCount | None = None
+    """Connections per client over every server process (cluster mode); None: this process's.
+    The total cap is a capacity and stays per process."""
 
     def __post_init__(self) -> None:
         self.connections = ConnectionCounter(self.limits.client_connections, self.limits.total_connections)
         if isinstance(self.limiter, MemoryRateLimiter):
             self.limiter.max_clients = self.limits.tracked_clients
 
-    def wait(self, name: str, client: str) -> float:
+    async def connect(self, client: str) -> str | None:
+        """Count one more connection of ``client``, or say which cap refuses it: ``"client"`` or
+        ``"total"`` (:meth:`disconnect` afterwards, unless refused)."""
+        counter = self.connections
+        if self.shared is None or not counter.per_client:
+            return counter.open(client)
+        if refused := counter.open(client, per_client=False):
+            return refused
+        allowed = await self.shared.admit(client, counter.per_client)
+        if allowed is None:  # Redis cannot answer now: this process's count
+            allowed = counter.held(client) <= counter.per_client
+        if not allowed:
+            counter.close(client)
+            return "client"
+        return None
+
+    def disconnect(self, client: str) -> None:
+        self.connections.close(client)
+        if self.shared is not None and self.connections.per_client:
+            self.shared.changed()
+
+    async def wait(self, name: str, client: str) -> float:
         """Seconds ``client`` must wait before another ``name`` event (``create``, ``join``,
         ``message``); 0.0 when it may go ahead (and the event is counted)."""
         rate: Rate | None = getattr(self.limits, f"{name}_rate")
-        return 0.0 if rate is None else self.limiter.take(name, client, rate)
+        return 0.0 if rate is None else await self.limiter.take(name, client, rate)
 
-    def refusal(self, name: str, scope: Any) -> RateLimited | None:
+    async def refusal(self, name: str, scope: Any) -> RateLimited | None:
         """None when the client of this ASGI ``scope`` may go ahead with a ``name`` event (it is
         counted), else the refusal: a sentence saying how long to wait, and the wait."""
-        wait = self.wait(name, client_key(scope))
+        wait = await self.wait(name, client_key(scope))
         return RateLimited(f"too many {EVENTS[name]}; wait {retry_after(wait)} s", wait) if wait else None
 
 

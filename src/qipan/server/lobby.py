@@ -6,7 +6,10 @@ for its player in a rematch), and is younger than the unstarted-game expiry. It 
 while it is unfinished, every seat is taken, and a player is connected or someone moved within
 :data:`IN_PLAY_IDLE` seconds: an abandoned game, or one nobody ever moved in, is not.
 
-Every unfinished game is held in memory by the hub, so both lists are read from there.
+Every unfinished game is held in memory by the hub, so both lists are read from there. With
+several server processes (cluster mode) each publishes its own lists and the lobby merges them
+with the other processes' (:class:`qipan.server.shared.SharedLobby`), and a client's open games
+are counted over every process.
 ``/ws/lobby`` needs no hello (nothing on it is secret): it sends
 ``{"type": "lobby", "open": [...], "playing": [...]}`` at once, then again whenever a list changed,
 at most once every :data:`LOBBY_INTERVAL` seconds, each list at most :data:`LOBBY_LIST` games.
@@ -17,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket
@@ -25,12 +28,13 @@ from fastapi import APIRouter, WebSocket
 from qipan.core import GameError
 from qipan.server.auth import claimed
 from qipan.server.connections import Client, dumps
-from qipan.server.limits import RateLimited
+from qipan.server.limits import RateLimited, SharedCount
 from qipan.server.socket import error, parse, receive
 
 if TYPE_CHECKING:
     from qipan.server.hub import Hub
     from qipan.server.live import LiveGame
+    from qipan.server.shared import SharedLobby
 
 IN_PLAY_IDLE = 600.0
 """Seconds since the last move after which a game nobody is connected to is no longer listed as in play."""
@@ -95,6 +99,11 @@ def _newest(hub: Hub, keep: Any, limit: int) -> list[dict[str, Any]]:
     return [live.summary() for live in found[:limit]]
 
 
+def too_many_open(count: int, wait: float) -> RateLimited:
+    return RateLimited(f"you have {count} open public games already; wait until someone joins one, "
+                       "or invite your opponent with a link instead", max(wait, 1.0))
+
+
 class Lobby:
     """The ``/ws/lobby`` connections and the task that sends them the lists when they change."""
 
@@ -108,44 +117,89 @@ class Lobby:
         """Open public games (id) and the client that created each (in memory: after a restart
         nobody's games count)."""
         self._pending: dict[str, int] = {}  # client -> public games it is creating right now
+        self.shared: SharedLobby | None = None
+        """The other processes' lists (cluster mode)."""
+        self.shared_open: SharedCount | None = None
+        """Open public games per client over every process (cluster mode)."""
         hub.watchers.append(self._changed.set)
+
+    def share(self, lists: SharedLobby, counts: SharedCount) -> None:
+        """Show the lists of every process, and count open games over all of them (cluster mode)."""
+        self.shared, self.shared_open = lists, counts
+        lists.listeners.append(self._changed.set)
+        self.hub.watchers.append(lists.changed)
+
+    def _open_owned(self, now: float) -> dict[str, str]:
+        """The games in :attr:`owners` still open (the others are forgotten)."""
+        unstarted = self.hub.expiry.unstarted
+        self.owners = {game_id: owner for game_id, owner in self.owners.items()
+                       if (live := self.hub.games.get(game_id)) is not None and is_open(live, now, unstarted)}
+        return self.owners
+
+    def open_counts(self) -> dict[str, int]:
+        """The open public games each client has here, those being created included."""
+        counts = dict(self._pending)
+        for owner in self._open_owned(time.time()).values():
+            counts[owner] = counts.get(owner, 0) + 1
+        return counts
 
     def admit(self, client: str, now: float | None = None) -> None:
         """Let ``client`` open another public game, or raise RateLimited (429) when it already has
-        :data:`OPEN_PER_CLIENT` open ones (the wait: until the first of them ages out)."""
+        :data:`OPEN_PER_CLIENT` open ones here (the wait: until the first of them ages out)."""
         now = time.time() if now is None else now
         unstarted = self.hub.expiry.unstarted
-        still = {game_id: owner for game_id, owner in self.owners.items()
-                 if (live := self.hub.games.get(game_id)) is not None and is_open(live, now, unstarted)}
-        self.owners = still
-        mine = [self.hub.games[game_id].row.created for game_id, owner in still.items() if owner == client]
+        mine = [self.hub.games[game_id].row.created for game_id, owner in self._open_owned(now).items()
+                if owner == client]
         if len(mine) + self._pending.get(client, 0) >= OPEN_PER_CLIENT:
-            wait = min(mine) + unstarted - now if unstarted else 60.0
-            raise RateLimited(f"you have {len(mine)} open public games already; wait until someone joins one, "
-                              "or invite your opponent with a link instead", max(wait, 1.0))
+            raise too_many_open(len(mine), min(mine) + unstarted - now if unstarted and mine else 60.0)
 
-    @contextlib.contextmanager
-    def opening(self, client: str) -> Iterator[Callable[[str], None]]:
-        """While ``client`` creates a public game (:meth:`admit` first): counts as one of its open
-        games, so creations running at once cannot pass the cap together. Call what it yields with
-        the new game's id."""
+    @contextlib.asynccontextmanager
+    async def opening(self, client: str) -> AsyncIterator[Callable[[str], None]]:
+        """While ``client`` creates a public game (:meth:`admit` first, then over every process):
+        counts as one of its open games, so creations running at once cannot pass the cap
+        together. Call what it yields with the new game's id."""
         self.admit(client)
         self._pending[client] = self._pending.get(client, 0) + 1
         try:
+            if self.shared_open is not None and await self.shared_open.admit(client, OPEN_PER_CLIENT) is False:
+                # some are open on other processes: how long until one ages out is not known here
+                raise too_many_open(OPEN_PER_CLIENT, 60.0)
             yield lambda game_id: self.owners.__setitem__(game_id, client)
         finally:
             self._pending[client] -= 1
             if not self._pending[client]:
                 del self._pending[client]
+            if self.shared_open is not None:
+                self.shared_open.changed()
 
-    def message(self) -> str:
-        return dumps({"type": "lobby", "open": open_games(self.hub, LOBBY_LIST),
-                      "playing": playing_games(self.hub, LOBBY_LIST)})
+    def local_lists(self) -> dict[str, list[dict[str, Any]]]:
+        """This process's lists."""
+        return {"open": open_games(self.hub, LOBBY_LIST), "playing": playing_games(self.hub, LOBBY_LIST)}
 
-    def join(self, client: Client) -> None:
+    async def games(self, status: str, limit: int = LOBBY_LIST) -> list[dict[str, Any]]:
+        """The newest ``limit`` public games ``"open"`` or ``"playing"``: this process's, and in
+        cluster mode the other processes' lists too (each has published its newest
+        :data:`LOBBY_LIST`)."""
+        found = (open_games if status == "open" else playing_games)(self.hub, limit)
+        if self.shared is None:
+            return found
+        seen = {summary["id"] for summary in found}
+        for summary in await self.shared.others(status):
+            # a game held here is shown as it is here (another process may still list it for a
+            # few seconds after it moved)
+            if summary["id"] not in seen and summary["id"] not in self.hub.games:
+                seen.add(summary["id"])
+                found.append(summary)
+        found.sort(key=lambda summary: (-summary["created"], summary["id"]))
+        return found[:limit]
+
+    async def message(self) -> str:
+        return dumps({"type": "lobby", "open": await self.games("open"), "playing": await self.games("playing")})
+
+    async def join(self, client: Client) -> None:
         self.clients.add(client)
         client.start()
-        message = self.message()
+        message = await self.message()
         client.push(message)
         if self._task is None or self._task.done():
             self._sent = message
@@ -162,7 +216,7 @@ class Lobby:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), timeout=LOBBY_RECHECK)
             self._changed.clear()
-            message = self.message()
+            message = await self.message()
             if message != self._sent:
                 self._sent = message
                 for client in list(self.clients):
@@ -183,10 +237,10 @@ async def lobby_socket(websocket: WebSocket) -> None:
             await websocket.close(code)
 
     client = Client(None, websocket.send_text, close)
-    lobby.join(client)
+    await lobby.join(client)
     try:
         while (data := await receive(websocket)) is not None:
-            too_many = websocket.app.state.guard.refusal("message", websocket.scope)
+            too_many = await websocket.app.state.guard.refusal("message", websocket.scope)
             client.push(dumps(error(str(too_many)) if too_many else answer(data)))
     finally:
         await lobby.leave(client)

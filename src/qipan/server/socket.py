@@ -87,7 +87,7 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
     speaker = Speaker(seat, name, client_key(websocket.scope), websocket.app.state.guard.limiter)
     try:
         while (data := await receive(websocket)) is not None:
-            too_many = websocket.app.state.guard.refusal("message", websocket.scope)  # the connection stays
+            too_many = await websocket.app.state.guard.refusal("message", websocket.scope)  # the connection stays
             reply = error(str(too_many)) if too_many else await handle(live, seat, data, speaker)
             if reply is not None:
                 client.push(dumps(reply))
@@ -115,7 +115,7 @@ async def receive_hello(websocket: WebSocket) -> dict[str, Any] | None:
     try:
         async with asyncio.timeout(HELLO_TIMEOUT):
             while (data := await receive(websocket)) is not None:
-                if too_many := websocket.app.state.guard.refusal("message", websocket.scope):
+                if too_many := await websocket.app.state.guard.refusal("message", websocket.scope):
                     await websocket.send_text(dumps(error(str(too_many))))
                     continue
                 try:
