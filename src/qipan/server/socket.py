@@ -10,13 +10,19 @@ Nothing about the game is sent before a valid hello. A connection without one af
 and 4403; an unknown game 4404; a game set aside as unavailable 4409; a database that cannot be
 read right now 1013. After the hello every message is answered (see :func:`handle`) and the
 connection stays open whatever it sends.
+
+The session (:func:`play`) runs over a :class:`Conn`. In cluster mode, a connection to a game
+another server process owns is relayed to that process, which runs the session
+(:mod:`qipan.server.relay`); it is closed with 1012 when that process goes away or the game
+moves (the client reconnects), and refused with 1013 while the processes cannot reach each other.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -24,9 +30,9 @@ from qipan.core import GameError, jsonsafe
 from qipan.core.errors import brief
 from qipan.server.chat import Speaker
 from qipan.server.connections import Client, dumps
-from qipan.server.errors import AuthError, NotFound, SetAside
+from qipan.server.errors import AuthError, Elsewhere, NotFound, SetAside
 from qipan.server.hub import Hub
-from qipan.server.limits import client_key
+from qipan.server.limits import RateLimited, client_key
 from qipan.server.live import LiveGame
 from qipan.server.names import check_name
 from qipan.server.store import StorageUnavailable
@@ -45,37 +51,91 @@ EXAMPLE = '{"type": "move", "move": "a1b2"}'
 router = APIRouter()
 
 
+class Conn(Protocol):
+    """One connection as a session sees it: a WebSocket to this process (:class:`LocalSocket`),
+    or one another process accepted and relays here (:class:`qipan.server.relay.RemoteSocket`)."""
+
+    scope: Mapping[str, Any]
+    """At least ``"client"``: the client's address, for limits."""
+    state: Any
+    """The app's state: ``hub``, ``guard``."""
+
+    async def receive(self) -> str | bytes | None:
+        """The next message (a binary frame's bytes); None once the client has gone."""
+        ...
+
+    async def send_text(self, text: str) -> None: ...
+
+    async def close(self, code: int) -> None:
+        """Close with ``code`` (never raises)."""
+        ...
+
+    async def refusal(self, name: str) -> RateLimited | None:
+        """Take one of the client's ``name`` events (``"message"``): None to go ahead, else the
+        refusal. A relayed connection always goes ahead: the process that accepted it counted."""
+        ...
+
+
+class LocalSocket:
+    """A WebSocket this process accepted, as a :class:`Conn`."""
+
+    def __init__(self, websocket: WebSocket):
+        self.websocket = websocket
+        self.scope: Mapping[str, Any] = websocket.scope
+        self.state: Any = websocket.app.state
+
+    async def receive(self) -> str | bytes | None:
+        return await receive(self.websocket)
+
+    async def send_text(self, text: str) -> None:
+        await self.websocket.send_text(text)
+
+    async def close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.websocket.close(code)
+
+    async def refusal(self, name: str) -> RateLimited | None:
+        refused: RateLimited | None = await self.state.guard.refusal(name, self.scope)
+        return refused
+
+
 @router.websocket("/ws/games/{game_id}")
 async def play_socket(websocket: WebSocket, game_id: str) -> None:
     await websocket.accept()
-    hub: Hub = websocket.app.state.hub
-    hello = await receive_hello(websocket)
+    conn = LocalSocket(websocket)
+    hello = await receive_hello(conn)
     if hello is None:
         return
+    try:
+        await play(conn, game_id, hello)
+    except Elsewhere as exc:  # cluster mode: another process plays the game; relay to it
+        await websocket.app.state.relay.pipe(conn, game_id, hello, exc.owner)
+
+
+async def play(conn: Conn, game_id: str, hello: dict[str, Any]) -> None:
+    """The session of a connection that said ``hello``: check its seat, join the game, answer its
+    messages until it leaves. Elsewhere when another process owns the game."""
+    hub: Hub = conn.state.hub
     try:
         seat = seat_of(hello)
         live = await hub.get(game_id)
         live.check_seat(seat, hello.get("token"))
     except NotFound as exc:
-        await refuse(websocket, str(exc), 4404)
+        await refuse(conn, str(exc), 4404)
         return
     except SetAside as exc:
-        await refuse(websocket, str(exc), 4409)
+        await refuse(conn, str(exc), 4409)
         return
     except StorageUnavailable as exc:
-        await refuse(websocket, exc.public, 1013)  # try again later
+        await refuse(conn, exc.public, 1013)  # try again later
         return
     except AuthError as exc:
-        await refuse(websocket, str(exc), 4403)
+        await refuse(conn, str(exc), 4403)
         return
 
-    async def close(code: int) -> None:
-        with contextlib.suppress(Exception):
-            await websocket.close(code)
-
-    client = Client(seat, websocket.send_text, close)
+    client = Client(seat, conn.send_text, conn.close)
     if seat is not None:
-        live.ai_owner = client_key(websocket.scope)  # the AI's time is shared fairly between clients
+        live.ai_owner = client_key(conn.scope)  # the AI's time is shared fairly between clients
     name, problem = await take_name(live, seat, hello)
     await live.chat.load()
     async with live.lock:  # the first update shows only committed moves
@@ -84,10 +144,10 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
         client.push(dumps(history))
     if problem:
         client.push(dumps(error(problem)))
-    speaker = Speaker(seat, name, client_key(websocket.scope), websocket.app.state.guard.limiter)
+    speaker = Speaker(seat, name, client_key(conn.scope), conn.state.guard.limiter)
     try:
-        while (data := await receive(websocket)) is not None:
-            too_many = await websocket.app.state.guard.refusal("message", websocket.scope)  # the connection stays
+        while (data := await conn.receive()) is not None:
+            too_many = await conn.refusal("message")  # the connection stays
             reply = error(str(too_many)) if too_many else await handle(live, seat, data, speaker)
             if reply is not None:
                 client.push(dumps(reply))
@@ -109,14 +169,14 @@ async def receive(websocket: WebSocket) -> str | bytes | None:
     return data
 
 
-async def receive_hello(websocket: WebSocket) -> dict[str, Any] | None:
+async def receive_hello(conn: Conn) -> dict[str, Any] | None:
     """Read messages until a hello (each other message gets an error); None when the client
     left, or sent no hello in time (then it is told so and closed)."""
     try:
         async with asyncio.timeout(HELLO_TIMEOUT):
-            while (data := await receive(websocket)) is not None:
-                if too_many := await websocket.app.state.guard.refusal("message", websocket.scope):
-                    await websocket.send_text(dumps(error(str(too_many))))
+            while (data := await conn.receive()) is not None:
+                if too_many := await conn.refusal("message"):
+                    await conn.send_text(dumps(error(str(too_many))))
                     continue
                 try:
                     message = parse(data)
@@ -126,10 +186,10 @@ async def receive_hello(websocket: WebSocket) -> dict[str, Any] | None:
                     if message.get("type") == "hello":
                         return message
                     problem = "the first message must say hello"
-                await websocket.send_text(dumps(error(f"{problem}; start with {HELLO}")))
+                await conn.send_text(dumps(error(f"{problem}; start with {HELLO}")))
             return None
     except TimeoutError:
-        await refuse(websocket, f"no hello within {HELLO_TIMEOUT:g} seconds; start with {HELLO}", 4408)
+        await refuse(conn, f"no hello within {HELLO_TIMEOUT:g} seconds; start with {HELLO}", 4408)
         return None
 
 
@@ -153,17 +213,24 @@ def seat_of(hello: dict[str, Any]) -> int | None:
     raise AuthError(f"seat must be a seat number (or left out to watch), not {brief(seat, 40)}")
 
 
-async def refuse(websocket: WebSocket, message: str, code: int) -> None:
+async def refuse(conn: Conn, message: str, code: int) -> None:
     """Send an error and close the connection with ``code``."""
     with contextlib.suppress(Exception):
-        await websocket.send_text(dumps(error(message)))
-        await websocket.close(code)
+        await conn.send_text(dumps(error(message)))
+    await conn.close(code)
+
+
+def too_long(data: str | bytes) -> str | None:
+    """Why a message is too long to read, or None."""
+    if len(data) > MAX_MESSAGE:
+        return f"message too long ({len(data)} characters; at most {MAX_MESSAGE})"
+    return None
 
 
 def parse(data: str | bytes) -> dict[str, Any]:
     """The message as a JSON object; GameError saying why it is not one."""
-    if len(data) > MAX_MESSAGE:
-        raise GameError(f"message too long ({len(data)} characters; at most {MAX_MESSAGE})")
+    if problem := too_long(data):
+        raise GameError(problem)
     try:
         message = jsonsafe.loads(data)
     except GameError as exc:
