@@ -18,7 +18,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -27,10 +27,9 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from qipan.core import GameError, Record, load
+from qipan.core import GameError, load
 from qipan.core.clock import TimeControl
 from qipan.core.errors import brief
-from qipan.core.record_text import record_text
 from qipan.server import meta as meta_module
 from qipan.server import models
 from qipan.server.edge import Edge, redact_logs
@@ -38,12 +37,16 @@ from qipan.server.errors import AuthError, Busy, Conflict, NotFound, SetAside
 from qipan.server.expiry import IDLE, UNSTARTED, Expiry
 from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, creator_seat, seat_specs, unavailable_summary
 from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
-from qipan.server.live import LiveGame, invite_url, play_url, seat_summary, seat_url
+from qipan.server.live import seat_summary
 from qipan.server.lobby import Lobby
 from qipan.server.lobby import router as lobby_router
 from qipan.server.names import check_name
+from qipan.server.ops import Ops, Unreachable, created_reply
 from qipan.server.socket import router as socket_router
 from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, StorageUnavailable, Store, normalise_url, safe_url
+
+if TYPE_CHECKING:
+    from qipan.server.cluster import Cluster
 
 log = logging.getLogger("qipan.server")
 
@@ -67,6 +70,7 @@ def create_app(
     idle_timeout: float = IDLE,
     max_plies: int = MAX_PLIES,
     max_ai_games: int = MAX_AI_GAMES,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The qipan server. ``db_url``: a SQLAlchemy URL, a SQLite file path, or None for
     ``qipan.db`` in the user's data directory. ``ai_delay``: seconds an AI waits before moving,
@@ -84,8 +88,14 @@ def create_app(
     a move before a game in which some human has not moved yet is aborted; ``idle_timeout``:
     before a started game is lost by the player to move (:mod:`qipan.server.expiry`; 0: never).
     ``max_plies``: moves after which a game ends as a draw; ``max_ai_games``: games between AIs
-    that may run at once (a creation beyond it answers 503)."""
+    that may run at once (a creation beyond it answers 503).
+
+    ``redis_url`` (``redis://`` or ``rediss://``): cluster mode, one of several processes sharing a
+    PostgreSQL database and this Redis (:mod:`qipan.server.cluster`, :mod:`qipan.server.relay`,
+    :mod:`qipan.server.ops`); needs redis-py (``pip install 'qipan[scale]'``)."""
     url = normalise_url(db_url)
+    if redis_url is not None:
+        check_cluster(url, redis_url)
     web = web_dir or WEB_DIR
     if sqlite_sync not in SQLITE_SYNC:
         raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}, not {sqlite_sync!r}")
@@ -97,18 +107,32 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(Store(url, sqlite_sync), ai_delay=ai_delay, ai_workers=ai_workers, ai_processes=ai_processes,
+        store = Store(url, sqlite_sync)
+        cluster = None
+        if redis_url is not None:
+            from qipan.server.cluster import Cluster
+
+            cluster = Cluster(store)
+        hub = Hub(store, ai_delay=ai_delay, ai_workers=ai_workers, ai_processes=ai_processes,
                   all_ai_workers=all_ai_workers, expiry=expiry, max_plies=max_plies,
-                  max_ai_games=max_ai_games)
+                  max_ai_games=max_ai_games, cluster=cluster)
         app.state.hub = hub
         app.state.lobby = Lobby(hub)
         redact_logs()
-        resumed = await hub.resume_all()
-        log.info("qipan server ready (%s); resumed %d unfinished game(s)", safe_url(url), resumed)
-        try:
+        if cluster is None:
+            app.state.ops = Ops(hub)
+            resumed = await hub.resume_all()
+            log.info("qipan server ready (%s); resumed %d unfinished game(s)", safe_url(url), resumed)
+            try:
+                yield
+            finally:
+                await hub.close()
+            return
+        assert redis_url is not None
+        async with clustered(app, hub, cluster, redis_url):
+            log.info("qipan server ready (%s, %s); server process %s", safe_url(url), safe_url(redis_url),
+                     cluster.id)
             yield
-        finally:
-            await hub.close()
 
     app = FastAPI(title="qipan", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json",
                   redoc_url=None)
@@ -128,7 +152,8 @@ def create_app(
     @app.exception_handler(GameError)
     async def game_error(_request: Request, exc: GameError) -> JSONResponse:
         if isinstance(exc, Busy):
-            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "60"})
+            wait = "5" if isinstance(exc, Unreachable) else "60"  # (the owner's lease lapses by then)
+            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": wait})
         status = 403 if isinstance(exc, AuthError) else 409 if isinstance(exc, Conflict) else \
             404 if isinstance(exc, NotFound) else 400
         return JSONResponse({"error": str(exc)}, status_code=status)
@@ -228,24 +253,19 @@ def create_app(
                 summaries.append(_row_summary(row, n))
         return summaries
 
-    @contextlib.asynccontextmanager
-    async def game_for(request: Request, game_id: str) -> AsyncIterator[LiveGame]:
-        """The game, loaded for this request and released afterwards if it is over and unwatched."""
-        hub = hub_of(request)
-        live = await hub.get(game_id)
-        try:
-            yield live
-        finally:
-            hub.release(live)
+    async def run(request: Request, operation: str, game_id: str, **args: Any) -> Any:
+        """Operation ``operation`` (:mod:`qipan.server.ops`) on the game, where it is played."""
+        ops: Ops = request.app.state.ops
+        return await ops.run(operation, game_id, args)
 
     @app.get("/api/games/{game_id}", response_model=models.Summary, response_model_exclude_unset=True,
              responses=errors(400, 404, *models.EDGE))
     async def get_game(request: Request, game_id: models.GameId) -> dict[str, Any]:
         try:
-            async with game_for(request, game_id) as live:
-                return live.summary()
+            summary: dict[str, Any] = await run(request, "summary", game_id)
         except SetAside as exc:
             return exc.summary
+        return summary
 
     @app.get("/api/games/{game_id}/record", response_model=models.GameRecord, response_model_exclude_unset=True,
              responses=errors(400, 404, 409, *models.EDGE))
@@ -253,12 +273,10 @@ def create_app(
                          download: bool = False) -> dict[str, Any]:
         """The whole ``qipan-record/1`` record (hidden outcomes and the secret too), once the game
         is over; ``?download=1`` asks the browser to save it as a file."""
-        async with game_for(request, game_id) as live:
-            record: dict[str, Any] = finished_record(live).to_json()
-            record["id"] = live.id
-            if download:
-                response.headers["Content-Disposition"] = attachment(live, "json")
-            return record
+        record: dict[str, Any] = await run(request, "record", game_id)
+        if download:
+            response.headers["Content-Disposition"] = attachment(record["game"], game_id, "json")
+        return record
 
     @app.get("/api/games/{game_id}/record.txt", response_model=None,
              responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
@@ -267,17 +285,16 @@ def create_app(
     async def get_record_text(request: Request, game_id: models.GameId, download: bool = False) -> PlainTextResponse:
         """The record as text: header lines (game, players, clock, result), then the moves, paired
         under one number in two-player games. Available when the JSON record is."""
-        async with game_for(request, game_id) as live:
-            text = record_text(finished_record(live))
-            headers = {"Content-Disposition": attachment(live, "txt")} if download else None
-            return PlainTextResponse(text, headers=headers)
+        answer = await run(request, "record_text", game_id)
+        headers = {"Content-Disposition": attachment(answer["game"], game_id, "txt")} if download else None
+        return PlainTextResponse(answer["text"], headers=headers)
 
     @app.get("/api/games/{game_id}/replay/{ply}", response_model=models.Frame, response_model_exclude_unset=True,
              responses=errors(400, 404, *models.EDGE))
     async def replay_frame(request: Request, game_id: models.GameId, ply: int) -> dict[str, Any]:
         """The position after ``ply`` moves, as a spectator sees it."""
-        async with game_for(request, game_id) as live:
-            return live.frame(ply)
+        frame: dict[str, Any] = await run(request, "frame", game_id, ply=ply)
+        return frame
 
     @app.post("/api/games/{game_id}/rematch", status_code=201, response_model=models.Rematch,
               response_model_exclude_unset=True, responses=errors(400, 404, 409, *models.CHANGES),
@@ -285,39 +302,31 @@ def create_app(
     async def rematch(request: Request, game_id: models.GameId, body: models.RematchRequest) -> dict[str, Any]:
         """The rematch of a finished game (the same one for every player who asks), with the
         requester's seat and link."""
-        async with game_for(request, game_id) as live:
-            new, seat, token = await hub_of(request).rematch(live, body.token, check_name(body.name))
-        return created_reply(new, seat, token, {})
+        created: dict[str, Any] = await run(request, "rematch", game_id, token=body.token, name=body.name)
+        return created
 
     @app.post("/api/games/{game_id}/claim", response_model=models.Claimed, responses=errors(400, 403, 404, 409,
               *models.CHANGES), dependencies=[limited("join")])
     async def claim(request: Request, game_id: models.GameId, body: models.ClaimRequest) -> dict[str, Any]:
         """Take the seat an invitation is for: its token (every invitation works once)."""
-        name = check_name(body.name)
-        async with game_for(request, game_id) as live:
-            seat, token = await live.claim(body.invite, name)
-            return {"id": live.id, "seat": seat, "token": token, "url": seat_url(live.id, seat, token)}
+        claimed: dict[str, Any] = await run(request, "claim", game_id, invite=body.invite, name=check_name(body.name))
+        return claimed
 
     @app.post("/api/games/{game_id}/join", response_model=models.Claimed, responses=errors(400, 403, 404, 409,
               *models.CHANGES), dependencies=[limited("join")])
     async def join(request: Request, game_id: models.GameId, body: models.JoinRequest) -> dict[str, Any]:
         """Take a free seat of a public game (``seat``, or the first free one): its token. 403 for
         an invite-only game, 409 when no seat is free or the game is over."""
-        name = check_name(body.name)
-        async with game_for(request, game_id) as live:
-            seat, token = await live.take_seat(name, body.seat)
-            return {"id": live.id, "seat": seat, "token": token, "url": seat_url(live.id, seat, token)}
+        taken: dict[str, Any] = await run(request, "join", game_id, name=check_name(body.name), seat=body.seat)
+        return taken
 
     @app.post("/api/games/{game_id}/invites", response_model=models.Invites, responses=errors(400, 403, 404,
               *models.CHANGES), dependencies=[limited("join")])
     async def reissue_invites(request: Request, game_id: models.GameId, body: models.InvitesRequest) -> dict[str, Any]:
         """New invitations for every seat nobody has claimed (the old ones stop working); only
         the creator's token may ask."""
-        async with game_for(request, game_id) as live:
-            codes = await live.reissue_invites(body.token)
-            names = live.match.players
-            return {"invites": [{"seat": seat, "name": names[seat], "invite": code, "url": invite_url(live.id, code)}
-                                for seat, code in codes.items()]}
+        invites: dict[str, Any] = await run(request, "invites", game_id, token=body.token)
+        return invites
 
     @app.get("/api/{rest:path}", include_in_schema=False)
     async def api_not_found(request: Request, rest: str) -> JSONResponse:
@@ -389,34 +398,55 @@ def create_app(
     return app
 
 
-def created_reply(live: LiveGame, seat: int | None, token: str | None, invites: dict[int, str]) -> dict[str, Any]:
-    """The answer to whoever created a game (or its rematch): their own seat's token and link,
-    and an invitation code per other human seat. Never another seat's token."""
-    seats = []
-    for summary in live.seat_summaries():
-        entry: dict[str, Any] = {k: summary[k] for k in ("seat", "side", "name", "kind", "level", "claimed")}
-        code = invites.get(summary["seat"])
-        if code is not None:
-            entry["invite"], entry["url"] = code, invite_url(live.id, code)
-        seats.append(entry)
-    return {"id": live.id, "game": live.game.name, "seat": seat, "token": token,
-            "url": None if seat is None or token is None else seat_url(live.id, seat, token),
-            "seats": seats, "spectator_url": play_url(live.id)}
+def check_cluster(db_url: str, redis_url: str) -> None:
+    """Refuse cluster mode where it cannot work: ValueError for a database other processes cannot
+    share or a URL that is not Redis's, ImportError when redis-py is missing."""
+    import importlib.util
+
+    from qipan.server.bus import MISSING
+
+    if not db_url.startswith("postgresql"):
+        raise ValueError(REDIS_NEEDS_POSTGRES)
+    if not redis_url.startswith(("redis://", "rediss://")):
+        raise ValueError(f"the Redis URL must start with redis:// or rediss://, not {brief(safe_url(redis_url), 40)}")
+    if importlib.util.find_spec("redis") is None:
+        raise ImportError(MISSING)
 
 
-def finished_record(live: LiveGame) -> Record:
-    """The game's record with its players' names, once it is over (Conflict before: the record
-    holds the secret and every hidden outcome)."""
-    if not live.match.over:
-        raise Conflict("the record is available once the game is over (it would reveal hidden information)")
-    record = live.match.record()
-    record.players = [live.seat_name(seat) for seat in range(len(live.row.seats))]
-    return record
+REDIS_NEEDS_POSTGRES = "--redis needs a PostgreSQL --db (several processes share it)"
 
 
-def attachment(live: LiveGame, extension: str) -> str:
+@contextlib.asynccontextmanager
+async def clustered(app: FastAPI, hub: Hub, cluster: Cluster, redis_url: str) -> AsyncIterator[None]:
+    """Run ``hub`` as one process of a cluster: Redis (``app.state.redis``, shared with whatever
+    else needs it), the bus to the other processes, relayed WebSockets and operations on games
+    owned elsewhere; on the way out, hand every game over and tell relayed clients to reconnect."""
+    from qipan.server.bus import Bus, redis_client
+    from qipan.server.relay import Relay
+    from qipan.server.shared import share
+
+    app.state.redis = redis_client(redis_url)
+    shared = share(app.state, app.state.redis)  # the limits, the lobby lists
+    bus = app.state.bus = Bus(redis_url, lambda: cluster.id)
+    relay = app.state.relay = Relay(bus, cluster.alive, app.state)
+    app.state.ops = Ops(hub, bus)
+    try:
+        await bus.start()  # listening before registering: the others may relay at once
+        await cluster.start()
+        relay.start()
+        await hub.resume_all()  # (in cluster mode: the expiry watch; the sweeper resumes games)
+        yield
+    finally:
+        await shared.close()
+        await relay.close()
+        await hub.close()
+        await bus.close()
+        await app.state.redis.aclose()
+
+
+def attachment(game: str, game_id: str, extension: str) -> str:
     """A Content-Disposition that saves a game's record as ``qipan-<game>-<id>.<extension>``."""
-    return f'attachment; filename="qipan-{live.game.name}-{live.id}.{extension}"'
+    return f'attachment; filename="qipan-{game}-{game_id}.{extension}"'
 
 
 def _row_summary(row: GameRow, moves: int) -> dict[str, Any]:
