@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import socket
+import sys
 from pathlib import Path
 
 import platformdirs
@@ -16,7 +18,7 @@ from qipan.cli.main import app
 from qipan.cli.play import PlayLoop, Seat
 from qipan.cli.seats import rules_options
 from qipan.core import Match, Record
-from qipan.server.cli import open_database
+from qipan.server.cli import check_redis, open_database
 from qipan.server.store import Store, StoreError
 
 
@@ -161,3 +163,36 @@ def test_a_default_folder_that_cannot_be_made_is_one_line(monkeypatch: pytest.Mo
     monkeypatch.setattr(platformdirs, "user_data_dir", lambda name: f"/proc/no-such/{name}")
     with pytest.raises(StoreError, match=r"cannot create the folder for the database: .*choose one with --db"):
         open_database(None)
+
+
+# -- qipan serve --redis ---------------------------------------------------------------------------
+
+
+def test_serve_with_redis_refuses_sqlite_before_making_the_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda name: str(tmp_path / "default" / name))
+    for db in (["--db", str(tmp_path / "q.db")], ["--db", f"sqlite:///{tmp_path / 'q.db'}"], []):
+        code, text = run("serve", *db, "--redis", "redis://:s3cret@127.0.0.1:1/0")
+        assert (code, text) == (1, "qipan: --redis needs a PostgreSQL --db (several processes share it)")
+    assert not (tmp_path / "q.db").exists() and not (tmp_path / "default").exists()
+
+
+def test_serve_with_redis_but_without_redis_py_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "redis", None)  # import redis fails as if it were not installed
+    code, text = run("serve", "--db", "postgresql://qipan:pw@127.0.0.1:1/qipan", "--redis", "redis://127.0.0.1:1/0")
+    assert (code, text) == (1, "qipan: --redis needs redis-py: pip install 'qipan[scale]'")
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("http://:s3cret@127.0.0.1/0", "--redis http://***@127.0.0.1/0 is not a Redis URL; use redis://"),
+    ("redis://:s3cret@127.0.0.1:{port}/0", "cannot reach Redis at redis://***@127.0.0.1:{port}/0: "),
+    ("redis://:s3cret@127.0.0.1:port/0", "cannot reach Redis at redis://***@127.0.0.1:port/0: "),
+])
+def test_a_redis_that_cannot_be_used_is_one_line_without_its_password(url: str, message: str) -> None:
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(StoreError) as caught:
+        check_redis(url.format(port=port), "postgresql://qipan@127.0.0.1:1/qipan")
+    text = str(caught.value)
+    assert text.startswith(message.format(port=port)) and "\n" not in text and "s3cret" not in text, text

@@ -39,6 +39,12 @@ def serve_command(
         typer.Option(help="Database: a SQLite file path, sqlite:///FILE, or postgresql://user:pass@host/db. "
                           "Default: qipan.db in your user data directory."),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(help="Redis, e.g. redis://:PASSWORD@HOST:6379/0 (rediss:// for TLS): run as one of several "
+                          "server processes sharing the PostgreSQL --db behind a load balancer (pip install "
+                          "'qipan\\[scale]'). Default: a single process."),
+    ] = None,
     ai_delay: Annotated[float, number_option(help="Seconds an AI seat waits before moving.", minimum=0,
                                              maximum=60)] = 0.4,
     ai_workers: Annotated[int, whole_option(help="Worker processes in which AI seats think.", minimum=1,
@@ -123,6 +129,8 @@ def serve_command(
     if all_ai_workers is not None and all_ai_workers > ai_workers:
         raise typer.BadParameter(f"--all-ai-workers must be at most --ai-workers ({ai_workers})")
     try:
+        if redis is not None:  # before the database: a SQLite file is not even created
+            check_redis(redis, db)
         url = open_database(db, sqlite_sync)  # one clear line, not a start-up traceback, if it cannot be used
     except StoreError as exc:
         typer.echo(f"qipan: {exc}", err=True)
@@ -131,9 +139,10 @@ def serve_command(
                      allow_origins=allow_origin or (), allow_hosts=_allowed_hosts(host, allow_host),
                      all_ai_workers=all_ai_workers,
                      unstarted_timeout=unstarted_timeout, idle_timeout=idle_timeout, max_plies=max_plies,
-                     max_ai_games=max_ai_games)
+                     max_ai_games=max_ai_games, redis_url=redis)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    typer.echo(f"qipan: open http://{shown}:{port}/ in your browser (database: {safe_url(url)})")
+    also = "" if redis is None else f"; Redis: {safe_url(redis)}"
+    typer.echo(f"qipan: open http://{shown}:{port}/ in your browser (database: {safe_url(url)}{also})")
     config = uvicorn.Config(
         app, host=host, port=port, log_level=level, http=timed_protocol(head_timeout),
         h11_max_incomplete_event_size=max_head, timeout_keep_alive=keep_alive,
@@ -190,6 +199,40 @@ def open_database(db: str | None, sqlite_sync: str = "normal") -> str:
     finally:
         store.close()
     return url
+
+
+def check_redis(url: str, db: str | None) -> None:
+    """Check ``--redis`` before serving: a PostgreSQL ``--db`` to share, redis-py installed, a
+    Redis URL, and a Redis that answers. StoreError with one line for the operator otherwise
+    (never with the password)."""
+    from urllib.parse import urlsplit
+
+    from qipan.core.errors import brief_text
+    from qipan.server.app import REDIS_NEEDS_POSTGRES
+    from qipan.server.bus import MISSING
+    from qipan.server.store import StoreError, normalise_url, safe_url
+
+    if db is None or not normalise_url(db).startswith("postgresql"):
+        raise StoreError(REDIS_NEEDS_POSTGRES)
+    if not url.startswith(("redis://", "rediss://")):
+        raise StoreError(f"--redis {brief_text(safe_url(url), 60)} is not a Redis URL; use "
+                         "redis://:PASSWORD@HOST:PORT/DB, or rediss://… for TLS")
+    try:
+        import redis
+    except ImportError:
+        raise StoreError(MISSING) from None
+    try:
+        password = urlsplit(url).password
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError, OSError) as exc:
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if password:
+            reason = reason.replace(password, "***")
+        raise StoreError(f"cannot reach Redis at {safe_url(url)}: {brief_text(reason, 200)}") from None
 
 
 def _allowed_hosts(host: str, given: list[str] | None) -> list[str] | None:
