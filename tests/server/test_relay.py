@@ -30,6 +30,7 @@ from . import postgres
 from .helpers import Message, free_port
 from .redis_server import RedisServer, redis_server
 from .server_process import Player, play_alternately
+from .test_ws import HOSTILE
 
 T = TypeVar("T")
 
@@ -294,6 +295,24 @@ def test_an_update_goes_once_per_process_to_every_session_of_its_seat(
             player.close()
 
 
+def test_hostile_messages_through_the_relay_are_answered_as_by_the_owner(pair: tuple[Served, Served]) -> None:
+    a, b = pair
+    game_id, tokens = seated(a, b)
+    direct, piped = a.socket(game_id, hello(tokens, 0)), b.socket(game_id, hello(tokens, 0))
+    direct.until_moves(0)
+    piped.until_moves(0)
+    for raw, reason in HOSTILE:
+        answers = []
+        for player in (direct, piped):
+            player.ws.send(raw)
+            answers.append(json.loads(player.ws.recv(timeout=20)))
+        assert answers[0] == answers[1], raw[:40]
+        assert reason in answers[1].get("error", "") if reason else answers[1] == {"type": "pong"}
+    assert a.get(f"/api/games/{game_id}").json()["moves"] == 0
+    direct.close()
+    piped.close()
+
+
 # -- HTTP operations through either process ---------------------------------------------------------
 
 
@@ -472,7 +491,9 @@ def test_frames_for_unknown_or_foreign_sessions_are_dropped(pair: tuple[Served, 
 
 
 def test_messages_through_a_relay_count_once_against_the_rate(pg_url: str, redis: RedisServer) -> None:
-    shared = MemoryRateLimiter()  # one set of buckets for both processes: counted twice would show
+    # Both processes spend from the same buckets (Redis's; this one only if Redis cannot answer):
+    # a message counted by the edge and again by the owner would show.
+    shared = MemoryRateLimiter()
     limits = Limits(create_rate=None, join_rate=None, message_rate=Rate(5, 3600))
     url = database(pg_url)
     a, b = (serve(url, redis.url, limits, shared) for _ in range(2))

@@ -179,7 +179,7 @@ class Bus:
                     # Publish on fresh connections too: the old ones may be cut without knowing it.
                     await self._redis.connection_pool.disconnect()
                     self.up = True
-                    log.info("listening on Redis for the other server processes")
+                    log.info("the bus to the other server processes is up (Redis)")
                 self._subscribed.set()
                 delay = BACKOFF[0]
                 await self._read(pubsub)
@@ -241,7 +241,8 @@ class Bus:
         self._subscribed.clear()
         if why is not None:
             shown = why if isinstance(why, str) else failure(why)
-            log.warning("lost Redis (%s); relayed games end and their clients reconnect", shown)
+            log.warning("the bus to the other server processes is down (%s); relayed games end and their "
+                        "clients reconnect", shown)
         while self._queue:
             _, _, future = self._queue.popleft()
             if future is not None and not future.done():

@@ -343,6 +343,7 @@ class Relay:
 
     async def _watchdog(self) -> None:
         """End the sessions whose other end's process is no longer alive."""
+        failing = False
         while True:
             await asyncio.sleep(WATCH)
             processes = {s.owner for s in self.piped.values()} | {r.edge for r in self.remotes.values()}
@@ -350,9 +351,13 @@ class Relay:
                 continue
             try:
                 alive = await self.alive(processes)
-            except Exception as exc:  # the database: check again next time
-                log.warning("could not check which server processes are alive (%s)", type(exc).__name__)
+            except Exception as exc:  # the database: check again next time (logged once an outage)
+                if not failing:
+                    log.warning("cannot check which server processes are alive (%s); relayed sessions stay "
+                                "until it can", type(exc).__name__)
+                failing = True
                 continue
+            failing = False
             for session in list(self.piped.values()):
                 if session.owner not in alive:
                     session.finish(1012)
