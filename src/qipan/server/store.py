@@ -23,7 +23,7 @@ import math
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -385,6 +385,10 @@ def first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(orig).__name__
 
 
+SCHEMA_LOCK = 0x71697061  # "qipa"
+"""The PostgreSQL advisory lock under which a process creates or brings up to date the tables."""
+
+
 class Store:
     """Synchronous access to the database (call from threads, or through :class:`Writer`)."""
 
@@ -392,11 +396,29 @@ class Store:
         self.url = url
         self.engine = make_engine(url, sqlite_sync)
         try:
-            metadata.create_all(self.engine)
-            self._migrate()
+            with self._schema_lock():
+                metadata.create_all(self.engine)
+                self._migrate()
         except sa.exc.SQLAlchemyError as exc:
             self.engine.dispose()
             raise StoreError(f"cannot open the database {safe_url(url)}: {first_line(exc)}") from None
+
+    @contextlib.contextmanager
+    def _schema_lock(self) -> Iterator[None]:
+        """Hold PostgreSQL's advisory lock on the schema: server processes starting at once on
+        one database would otherwise create (or bring up to date) its tables together, and all
+        but one fail. SQLite serialises that by itself."""
+        if self.engine.dialect.name != "postgresql":
+            yield
+            return
+        with self.engine.connect() as c:
+            c.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK})
+            c.commit()
+            try:
+                yield
+            finally:
+                c.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
+                c.commit()
 
     def _migrate(self) -> None:
         """Bring a database made by an older qipan up to date (columns added since)."""
