@@ -376,6 +376,37 @@ def test_http_game_operations_answer_the_same_through_either_process(pair: tuple
     assert not b.owns(first.json()["id"])  # made by A, the finished game's owner
 
 
+def test_a_rematch_another_process_took_over_is_joined_there(own_pair: tuple[Served, Served]) -> None:
+    a, b = own_pair
+    game_id, tokens = seated(a, b)
+    player = a.socket(game_id, hello(tokens, 0))
+    player.until_moves(0)
+    player.send({"type": "resign"})
+    while player.recv().get("result") is None:
+        pass
+    player.close()
+    first = a.post(f"/api/games/{game_id}/rematch", {"token": tokens[0]})
+    assert first.status_code == 201
+    rematch_id = first.json()["id"]
+
+    async def let_go() -> None:
+        a.state.hub.games.pop(rematch_id).stop()
+
+    a.run(let_go)  # A lets the rematch go and B holds it, as after takeovers that split the two games
+    with a.state.hub.store.engine.begin() as c:
+        c.execute(sa.text("UPDATE games SET owner = :b WHERE id = :r"), {"b": b.id, "r": rematch_id})
+    assert b.run(lambda: b.state.hub.get(rematch_id)).id == rematch_id
+    assert b.owns(rematch_id) and not a.owns(rematch_id)
+    with a.state.hub.store.engine.connect() as c:  # the finished game stays A's
+        assert c.execute(sa.text("SELECT owner FROM games WHERE id = :g"), {"g": game_id}).scalar() == a.id
+    second = a.post(f"/api/games/{game_id}/rematch", {"token": tokens[1], "name": "Two"})
+    assert second.status_code == 201, second.text
+    assert second.json()["id"] == rematch_id and second.json()["seat"] == 0
+    seat = a.socket(rematch_id, {"type": "hello", "seat": 0, "token": second.json()["token"]})
+    assert seat.until_moves(0)["seats"][0]["name"] == "Two"
+    seat.close()
+
+
 def test_an_operation_on_a_set_aside_game_answers_its_summary_through_either_process(
         pair: tuple[Served, Served], pg_url: str) -> None:
     a, b = pair

@@ -59,6 +59,15 @@ class Moved(Exception):
     worth one more try after locating the game again."""
 
 
+class Redirect(Exception):
+    """An operation that goes on as operation ``name`` on another game, wherever that one is
+    played (a rematch whose game another process took over)."""
+
+    def __init__(self, name: str, game_id: str, args: dict[str, Any]):
+        super().__init__(name)
+        self.name, self.game_id, self.arguments = name, game_id, args
+
+
 def operation(name: str) -> Callable[[Operation], Operation]:
     def register(function: Operation) -> Operation:
         OPS[name] = function
@@ -92,8 +101,22 @@ async def frame(hub: Hub, live: LiveGame, args: dict[str, Any]) -> dict[str, Any
 
 @operation("rematch")
 async def rematch(hub: Hub, live: LiveGame, args: dict[str, Any]) -> dict[str, Any]:
-    new, seat, token = await hub.rematch(live, args["token"], check_name(args["name"]))
+    name = check_name(args["name"])
+    try:
+        new, seat, token = await hub.rematch(live, args["token"], name)
+    except Elsewhere:  # the rematch exists, and another process plays it (after a takeover): the seat there
+        assert live.row.rematch is not None
+        seat = (live.seat_for_token(args["token"]) + 1) % len(live.row.seats)
+        raise Redirect("rematch_seat", live.row.rematch, {"seat": seat, "old_token": args["token"],
+                                                          "name": name}) from None
     return created_reply(new, seat, token, {})
+
+
+@operation("rematch_seat")
+async def rematch_seat(hub: Hub, live: LiveGame, args: dict[str, Any]) -> dict[str, Any]:
+    """A seat of this rematch for the holder of the matching seat's token in the finished game."""
+    seat = args["seat"]
+    return created_reply(live, seat, await live.take_rematch_seat(seat, args["old_token"], args["name"]), {})
 
 
 @operation("claim")
@@ -165,6 +188,8 @@ class Ops:
                     return await self.here(name, game_id, args)
                 except Elsewhere as exc:
                     return await self._there(exc.owner, name, game_id, args)
+            except Redirect as then:
+                return await self.run(then.name, then.game_id, then.arguments)
             except (Moved, Fenced):
                 if attempt == 2:
                     raise Unreachable() from None
@@ -175,6 +200,8 @@ class Ops:
         live = await self.hub.get(game_id)
         try:
             return await OPS[name](self.hub, live, args)
+        except Elsewhere:  # (a game the operation reached for, not this one: it was not redirected)
+            raise Moved() from None
         finally:
             self.hub.release(live)
 
@@ -244,6 +271,8 @@ def describe(exc: Exception, name: str = "?") -> dict[str, Any]:
     """An operation's error as it travels back to the caller."""
     if isinstance(exc, SetAside):
         return {"kind": "SetAside", "summary": exc.summary}
+    if isinstance(exc, Redirect):
+        return {"kind": "Redirect", "op": exc.name, "game": exc.game_id, "args": exc.arguments}
     if isinstance(exc, Elsewhere | Fenced):
         return {"kind": "Moved"}
     if isinstance(exc, StorageUnavailable):
@@ -265,6 +294,9 @@ def rebuild(error: object) -> Exception:
         return SetAside(info["summary"])
     if kind == "Moved":
         return Moved()
+    if kind == "Redirect" and info.get("op") in OPS and isinstance(info.get("game"), str) \
+            and isinstance(info.get("args"), dict):
+        return Redirect(info["op"], info["game"], info["args"])
     if kind == "StorageUnavailable":
         unavailable = StorageUnavailable(message)
         unavailable.public = message or StorageUnavailable.public
