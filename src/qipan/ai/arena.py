@@ -16,7 +16,6 @@ and the interval is computed over deals, which removes most of the luck from the
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
 import time
 from collections.abc import Iterator
@@ -24,10 +23,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from qipan.ai import runner
 from qipan.ai.agent import make_agent
+from qipan.ai.runner import RayCluster, play_all
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.match import Match
+from qipan.core.record import Record
 from qipan.core.registry import load
 
 Z95 = 1.959963984540054
@@ -233,7 +235,14 @@ def outcome_for_a(seats: list[str], returns: list[float]) -> float:
 
 
 def play_game(spec: ArenaSpec, index: int) -> GameResult:
-    """Play game number ``index`` of an arena (seeded by :meth:`ArenaSpec.game_seed`)."""
+    """Play game number ``index`` of an arena (seeded by :meth:`ArenaSpec.game_seed`) and save
+    its record."""
+    return save_record(spec, *play_unsaved(spec, index))
+
+
+def play_unsaved(spec: ArenaSpec, index: int) -> tuple[GameResult, Record]:
+    """Play game number ``index``; its result (no record path yet) and its record, for the
+    process that saves the records (a worker may be on another machine)."""
     game = spec.make_game()
     seed = spec.game_seed(index, game.num_players)
     seats = seating(index, game.num_players)
@@ -289,26 +298,25 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
         assert result is not None
         returns = [float(r) for r in result["returns"]]
         reason = str(result.get("reason", "rules"))
-    path = None
+    return GameResult(index, seed, labels, returns, outcome_for_a(seats, returns), reason, count,
+                      time.perf_counter() - started, think, decisions, nodes), record
+
+
+def save_record(spec: ArenaSpec, result: GameResult, record: Record) -> GameResult:
+    """Save game ``result.index``'s record in the spec's records folder (if any), noted in the result."""
     if spec.records_dir is not None:
         folder = Path(spec.records_dir)
         folder.mkdir(parents=True, exist_ok=True)
-        path = str(folder / f"{game.name}-{index + 1:04d}.json")
-        record.save(path)
-    return GameResult(index, seed, labels, returns, outcome_for_a(seats, returns), reason, count,
-                      time.perf_counter() - started, think, decisions, nodes, path)
+        result.record = str(folder / f"{record.game}-{result.index + 1:04d}.json")
+        record.save(result.record)
+    return result
 
 
-def _play_star(args: tuple[ArenaSpec, int]) -> GameResult:
-    return play_game(*args)
-
-
-def check(spec: ArenaSpec, games: int = 1, jobs: int = 1) -> None:
-    """Raise GameError for a bad game, option, agent name or count, before any game starts."""
+def check(spec: ArenaSpec, games: int = 1, jobs: int = 1, ray: RayCluster | None = None) -> None:
+    """Raise GameError for a bad game, option, agent name, count or runner, before any game starts."""
     if games < 1:
         raise GameError("games must be at least 1")
-    if jobs < 1:
-        raise GameError("jobs must be at least 1")
+    runner.check(jobs, ray)
     game = spec.make_game()
     for name in (spec.a, spec.b):
         make_agent(game, name)
@@ -318,21 +326,12 @@ def check(spec: ArenaSpec, games: int = 1, jobs: int = 1) -> None:
                         f"once per seating), not {games}")
 
 
-def run(spec: ArenaSpec, games: int, jobs: int = 1) -> Iterator[GameResult]:
-    """Play ``games`` games, yielding each result as it finishes (``jobs`` worker processes)."""
-    check(spec, games, jobs)
-    if spec.records_dir is not None:
-        Path(spec.records_dir).mkdir(parents=True, exist_ok=True)
-    tasks = [(spec, i) for i in range(games)]
-    if jobs == 1:
-        for task in tasks:
-            yield _play_star(task)
-        return
-    # fork where the platform has it: workers inherit the loaded modules, and it works from any
-    # script (spawn would re-import an unguarded __main__).
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with multiprocessing.get_context(method).Pool(jobs) as pool:
-        yield from pool.imap_unordered(_play_star, tasks)
+def run(spec: ArenaSpec, games: int, jobs: int = 1, ray: RayCluster | None = None) -> Iterator[GameResult]:
+    """Play ``games`` games, yielding each result as it finishes: here, in ``jobs`` worker
+    processes or on ``ray`` (:mod:`qipan.ai.runner`); this process saves the records."""
+    check(spec, games, jobs, ray)
+    for result, record in play_all(play_unsaved, spec, games, jobs, ray):
+        yield save_record(spec, result, record)
 
 
 def summary_of(spec: ArenaSpec) -> Summary:

@@ -9,12 +9,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from qipan.ai.arena import ArenaSpec, GameResult, check, elo, run, summarise, summary_of
 from qipan.cli.numbers import number_option, whole_option
 from qipan.cli.seats import rules_options
+from qipan.cli.workers import Jobs, RayAddress, UseRay, ray_cluster
 from qipan.core.errors import GameError
 from qipan.core.options import parse_option_assignments
 
@@ -67,7 +69,9 @@ def arena_command(
                                                  "`qipan games` lists every game's)")],
     b: Annotated[str, typer.Option("--b", help="agent B: random or a level")],
     games: Annotated[int, whole_option("--games", "-n", help="number of games", minimum=1)] = 20,
-    jobs: Annotated[int, whole_option("--jobs", "-j", help="worker processes", minimum=1)] = 1,
+    jobs: Jobs = 1,
+    ray: UseRay = False,
+    ray_address: RayAddress = None,
     time_per_move: Annotated[
         float | None, number_option("--time-per-move", "-t", minimum=0.01,
                                     help="seconds per move for search agents (replaces their depth/iterations)")
@@ -108,7 +112,8 @@ def arena_command(
             time_per_move=time_per_move, max_moves=max_moves, random_opening=random_opening,
             records_dir=str(records_dir) if records_dir is not None else None, duplicate=duplicate,
         )
-        check(spec, games, jobs)
+        cluster = ray_cluster(ray, ray_address)
+        check(spec, games, jobs, cluster)
         results: list[GameResult] = []
         summary = summary_of(spec)
         with Progress(
@@ -117,12 +122,12 @@ def arena_command(
             console=console, transient=False,
         ) as progress:
             task = progress.add_task(f"{game} {a} vs {b}", total=games, w=0, d=0, l=0)
-            for result in run(spec, games, jobs):
+            for result in run(spec, games, jobs, cluster):
                 results.append(result)
                 summary.add(result.outcome, result.index)
                 progress.update(task, advance=1, w=summary.wins, d=summary.draws, l=summary.losses)
     except GameError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None
     report = summarise(spec, results)
     console.print(results_table(report))

@@ -19,21 +19,27 @@ import json
 import random
 import statistics
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from qipan.ai import runner
 from qipan.ai.agent import make_agent
+from qipan.ai.runner import RayCluster, play_all
 from qipan.cli.numbers import whole_option
 from qipan.cli.seats import load_game
+from qipan.cli.workers import Jobs, RayAddress, UseRay, ray_cluster
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.match import Match
 from qipan.core.options import parse_option_assignments
+from qipan.core.registry import load
 
 
 def stats_hook(game: Game[Any, Any]) -> ModuleType | None:
@@ -59,6 +65,60 @@ def _spread(values: Sequence[float]) -> dict[str, float]:
     }
 
 
+@dataclass(frozen=True)
+class SimulationSpec:
+    """Everything a worker needs to play one game of a simulation (picklable)."""
+
+    game: str
+    variant: str
+    options: tuple[tuple[str, Any], ...]
+    levels: tuple[str, ...]
+    seed: int = 0
+    max_moves: int = 20000
+
+    def make_game(self) -> Game[Any, Any]:
+        return load(self.game, self.variant, dict(self.options))
+
+
+@dataclass
+class GameStats:
+    """What one game of a simulation adds to the report."""
+
+    index: int
+    winners: list[int] | None
+    """The seats holding the best payoff; None: unfinished."""
+    length: float
+    decisions: int
+    choices: int
+    """Decisions that had more than one legal action."""
+    counters: dict[str, int] = field(default_factory=dict)
+
+
+def play_one(spec: SimulationSpec, index: int) -> GameStats:
+    """Play game ``index`` (seeded ``spec.seed + index``) with fresh agents, so that it is the same
+    game whichever worker plays it, after whichever others."""
+    game = spec.make_game()
+    agents = [make_agent(game, level) for level in spec.levels]
+    hook = stats_hook(game)
+    match = Match(game, seed=spec.seed + index)
+    rng = random.Random(spec.seed + index)
+    moves = choices = 0
+    while not match.over and moves < spec.max_moves:
+        mover = match.to_move
+        assert mover is not None and mover != CHANCE
+        state = match.state
+        choices += len(game.legal_actions(state)) > 1
+        match.play(agents[mover].choose(game, game.view(state, mover), rng))
+        moves += 1
+    winners = None
+    if match.over:
+        returns = game.returns(match.state)
+        winners = [p for p, r in enumerate(returns) if r == max(returns)]
+    length = float(hook.turns(game, match.states) if hook and hasattr(hook, "turns") else moves)
+    counters = {key: int(value) for key, value in hook.collect(game, match.states).items()} if hook else {}
+    return GameStats(index, winners, length, moves, choices, counters)
+
+
 def simulate(
     game: Game[Any, Any],
     games: int,
@@ -66,50 +126,37 @@ def simulate(
     seed: int = 0,
     max_moves: int = 20000,
     progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
+    ray: RayCluster | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games (game i seeded ``seed + i``) with the given AI level in each seat."""
+    """Play ``games`` games (game i seeded ``seed + i``) with the given AI level in each seat:
+    here, in ``jobs`` worker processes or on ``ray`` (:mod:`qipan.ai.runner`)."""
     n = game.num_players
     if len(levels) == 1:
         levels = list(levels) * n
     if len(levels) != n:
         raise GameError(f"give one AI level for every seat ({n}) or a single level, not {len(levels)}")
-    agents = [make_agent(game, level) for level in levels]
-    hook = stats_hook(game)
-    lengths: list[float] = []
-    decisions: list[float] = []
-    wins = [0] * n
-    draws = unfinished = choices = total = 0
-    counters: dict[str, list[int]] = {}
-    for i in range(games):
-        match = Match(game, seed=seed + i)
-        rng = random.Random(seed + i)
-        moves = 0
-        while not match.over and moves < max_moves:
-            mover = match.to_move
-            assert mover is not None and mover != CHANCE
-            state = match.state
-            total += 1
-            choices += len(game.legal_actions(state)) > 1
-            match.play(agents[mover].choose(game, game.view(state, mover), rng))
-            moves += 1
-        if not match.over:
-            unfinished += 1
-            draws += 1
-        else:
-            returns = game.returns(match.state)
-            best = max(returns)
-            winners = [p for p, r in enumerate(returns) if r == best]
-            if len(winners) == 1:
-                wins[winners[0]] += 1
-            else:
-                draws += 1
-        lengths.append(float(hook.turns(game, match.states) if hook and hasattr(hook, "turns") else moves))
-        decisions.append(float(moves))
-        if hook is not None:
-            for key, value in hook.collect(game, match.states).items():
-                counters.setdefault(key, []).append(int(value))
+    for level in set(levels):
+        make_agent(game, level)  # an unknown level fails before any game starts
+    runner.check(jobs, ray)
+    spec = SimulationSpec(game.name, game.variant, tuple(game.config.items()), tuple(levels), seed, max_moves)
+    played: list[GameStats] = []
+    for stats in play_all(play_one, spec, games, jobs, ray):
+        played.append(stats)
         if progress is not None:
-            progress(i + 1)
+            progress(len(played))
+    played.sort(key=lambda stats: stats.index)
+    hook = stats_hook(game)
+    wins = [0] * n
+    for stats in played:
+        if stats.winners is not None and len(stats.winners) == 1:
+            wins[stats.winners[0]] += 1
+    counters: dict[str, list[int]] = {}
+    for stats in played:
+        for key, value in stats.counters.items():
+            counters.setdefault(key, []).append(value)
+    lengths = [stats.length for stats in played]
+    total = sum(stats.decisions for stats in played)
     return {
         "game": game.name,
         "variant": game.variant,
@@ -120,12 +167,12 @@ def simulate(
         "length_unit": "turns" if hook and hasattr(hook, "turns") else "decisions",
         "lengths": lengths,
         "length": _spread(lengths),
-        "decisions": _spread(decisions),
-        "choice_rate": choices / total if total else 0.0,
+        "decisions": _spread([float(stats.decisions) for stats in played]),
+        "choice_rate": sum(stats.choices for stats in played) / total if total else 0.0,
         "wins": wins,
         "win_rate": [w / games if games else 0.0 for w in wins],
-        "draws": draws,
-        "unfinished": unfinished,
+        "draws": games - sum(wins),
+        "unfinished": sum(stats.winners is None for stats in played),
         "rules": {
             key: {"per_game": statistics.fmean(values), "games_with": sum(v > 0 for v in values) / len(values)}
             for key, values in counters.items()
@@ -200,6 +247,9 @@ def write_plot(report: dict[str, Any], path: Path) -> None:
 def simulate_command(
     game: Annotated[str, typer.Argument(help="game id, e.g. kelighine")],
     games: Annotated[int, whole_option("--games", "-n", help="number of games", minimum=1)] = 200,
+    jobs: Jobs = 1,
+    ray: UseRay = False,
+    ray_address: RayAddress = None,
     version: Annotated[
         int | None, whole_option("--version", help="rules version, for games with a version option (kelighine)")
     ] = None,
@@ -236,6 +286,7 @@ def simulate_command(
             report = simulate(
                 game_obj, games, levels, seed=seed, max_moves=max_moves,
                 progress=lambda done: status.update(f"played {done}/{games} games"),
+                jobs=jobs, ray=ray_cluster(ray, ray_address),
             )
         for table in report_tables(report):
             console.print(table)
@@ -246,5 +297,5 @@ def simulate_command(
             write_plot(report, plot)
             console.print(f"plot written to {plot}")
     except GameError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None
