@@ -616,12 +616,13 @@ def test_sigkill_of_one_process_under_load(cl: Cluster) -> None:
 
     async def main() -> None:
         bodies = []
-        for i in range(30):
-            ai = i % 3 == 1 or (i % 3 == 2 and i % 2)
-            game = "chinese_checkers" if i % 3 == 1 and i % 2 == 0 else "abalone"
+        for i in range(30):  # game i is created on (so owned by) process i % 3: each owns every kind
+            kind, other = (i // 3) % 3, (i // 9) % 2  # untimed, against the AI, timed; which variant
+            ai = kind == 1 or (kind == 2 and other)
+            game = "chinese_checkers" if kind == 1 and other else "abalone"
             body: Message = {"game": game, "seats": [{"kind": "human"},
                                                      {"kind": "ai", "level": "easy"} if ai else {"kind": "human"}]}
-            if i % 3 == 2:
+            if kind == 2:
                 body["clock"] = {"base": 900, "increment": 2}
             bodies.append(body)
         async with httpx.AsyncClient(timeout=20) as http:
@@ -650,7 +651,9 @@ def test_sigkill_of_one_process_under_load(cl: Cluster) -> None:
         victim = max(nodes, key=lambda n: sum(o is n for o in owners.values()))
         orphans = [t for t in tables if owners[t.id] is victim]
         orphan_ids = {t.id for t in orphans}
-        assert orphans, f"the victim owns no game: {owners}"
+        kinds = {(bool(t.ai), "clock" in bodies[tables.index(t)]) for t in orphans}
+        assert {(False, False), (True, False), (False, True), (True, True)} <= kinds, \
+            f"the killed process must own games of every kind: {kinds}"
         at_kill = await stored_plies(cl, tables)
         on_victim = [c for c in conns if c.node == victim.index]
         relayed_to_victim = [c for c in conns if c.table.id in orphan_ids and c.node not in (None, victim.index)]
