@@ -9,7 +9,7 @@ caller's to write, in its own process: a Ray worker may sit on another machine.
 
 Ray is imported only when a batch goes to it (``pip install 'qipan[ray]'``). Its workers import
 qipan and the play function by name: a local instance runs this Python; every node of a remote
-cluster needs qipan installed (or the run submitted as a Ray job whose runtime_env installs it).
+cluster needs the same qipan installed (or a Ray job whose runtime_env installs it).
 
 >>> list(play_all(pow, 2, 4))  # game i is pow(2, i)
 [1, 2, 4, 8]
@@ -248,8 +248,8 @@ def _failure(ray: ModuleType, exc: Exception) -> Exception:
     if isinstance(cause, GameError):
         return cause
     if "No module named 'qipan" in str(exc):
-        return GameError("the Ray workers cannot import qipan: install it on every node of the cluster "
-                         "(pip install qipan) or submit the run as a Ray job whose runtime_env installs it")
+        return GameError("the Ray workers cannot import qipan: install the same qipan on every node of the "
+                         "cluster, or give the run a Ray runtime_env that installs it (docs/ai.md)")
     task_error: type[Exception] = ray.exceptions.RayTaskError
     if isinstance(exc, task_error):
         return exc
