@@ -5,6 +5,7 @@ separate server processes on one Redis."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import time
@@ -13,9 +14,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from redis import Redis as SyncRedis
 from redis.asyncio import Redis
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 import qipan
 from qipan.server.errors import Busy
@@ -25,6 +29,7 @@ from qipan.server.lobby import OPEN_PER_CLIENT, Lobby
 from qipan.server.shared import LOBBY_CACHE, LOBBY_CHANNEL, AIGames, Link, RedisRateLimiter, SharedCounts, SharedLobby
 from qipan.server.store import Store
 
+from .cluster_harness import Node, cluster
 from .redis_server import RedisServer, redis_server
 
 SCOPE = {"client": ("203.0.113.7", 5000)}
@@ -166,7 +171,7 @@ def test_without_redis_the_limits_are_per_process_and_come_back_with_it(
             assert 59.0 < await limiter.take("create", "10.0.0.2", rate) <= 60.0  # (this process's: 0.0)
 
     run(test)
-    outages = [r for r in caplog.records if "Redis is unreachable" in r.getMessage()]
+    outages = [r for r in caplog.records if "Redis cannot answer" in r.getMessage()]
     assert len(outages) == 1 and "rate limits" in outages[0].getMessage()
     assert lone_server.password not in caplog.text
     assert sum("Redis answers again" in r.getMessage() for r in caplog.records) == 1
@@ -353,3 +358,54 @@ def test_games_between_ais_are_capped_over_every_process(tmp_path: Path, url: st
             await hub.create(game, seat_specs(game, None), 0)  # a person's game is not capped
 
     run(test)
+
+
+# -- real server processes -----------------------------------------------------------------------
+
+
+def test_server_processes_share_the_lobby_the_open_games_and_the_connection_cap() -> None:
+    """Two ``qipan serve --redis`` processes: a client's public games, created on either, show in
+    both lobbies (HTTP and /ws/lobby) and count towards one cap; its WebSockets count over both."""
+    flags = ("--forwarded-allow-ips", "127.0.0.1", "--client-connections", "2")
+    with cluster(2, flags) as running, running.reporting(), httpx.Client(timeout=20) as http:
+        first, second = running.nodes
+        creator, watcher = {"X-Forwarded-For": "203.0.113.20"}, {"X-Forwarded-For": "203.0.113.21"}
+
+        def create(node: Node) -> httpx.Response:
+            return http.post(f"{node.base}/api/games", json={"game": "abalone", "public": True}, headers=creator)
+
+        made = [create(node) for node in (first, second, first)]
+        assert [reply.status_code for reply in made] == [201] * OPEN_PER_CLIENT, [reply.text for reply in made]
+        refused = create(second)
+        assert refused.status_code == 429 and "open public games" in refused.json()["error"]
+        ids = {reply.json()["id"] for reply in made}
+        for node in running.nodes:
+            listed = f"{node.base}/api/games?status=open"
+            assert poll(lambda: {g["id"] for g in http.get(listed).json()} == ids)  # noqa: B023 (used at once)
+        lobby_url = f"ws://127.0.0.1:{second.port}/ws/lobby"
+        with connect(lobby_url, additional_headers=watcher) as lobby:
+            assert poll(lambda: {g["id"] for g in json.loads(lobby.recv(timeout=10))["open"]} == ids)
+            with connect(f"ws://127.0.0.1:{first.port}/ws/lobby", additional_headers=watcher):
+                with pytest.raises(InvalidStatus) as third:  # the watcher's third connection, on either
+                    connect(lobby_url, additional_headers=watcher)
+                assert third.value.response.status_code == 429
+        assert poll(lambda: _opens(lobby_url, watcher))  # both closed: connections count again
+        running.check_logs([running.redis.password])
+
+
+def poll(check: Callable[[], bool], limit: float = 30.0) -> bool:
+    """Whether ``check()`` becomes true within ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _opens(url: str, headers: dict[str, str]) -> bool:
+    try:
+        with connect(url, additional_headers=headers):
+            return True
+    except InvalidStatus:
+        return False

@@ -12,7 +12,7 @@ process:
   :data:`HEARTBEAT` seconds), so the counts of a process that died vanish with it.
 - :class:`SharedLobby`: each process publishes its lobby lists; every reader merges them.
 
-When Redis cannot be reached, each piece falls back to this process's own state and the site
+When Redis cannot answer, each piece falls back to this process's own state and the site
 stays up with per-process limits meanwhile (logged once per outage, and once when Redis answers
 again). The scripts read keys they are not given (other processes' hashes): this needs one Redis
 server (or a primary under Sentinel), not Redis Cluster.
@@ -117,7 +117,7 @@ class Link:
     def failed(self, exc: BaseException) -> None:
         if not self.down:
             reason = brief_text(f"{type(exc).__name__}: {exc}".rstrip(": "), 160)
-            log.warning("Redis is unreachable (%s); %s: %s until it answers again", reason, self.name, self.fallback)
+            log.warning("Redis cannot answer (%s); %s: %s until it does again", reason, self.name, self.fallback)
         self.down = True
         self._next = self.clock() + self.retry
 
@@ -317,7 +317,10 @@ class SharedCounts:
                 async with asyncio.timeout(HEARTBEAT):
                     await self._kick.wait()
             self._kick.clear()
-            await self.flush()
+            try:
+                await self.flush()
+            except Exception:  # (Redis' own failures are handled: this is a bug, and renewing must go on)
+                log.exception("could not write this process's %s", self.link.name)
 
     async def close(self) -> None:
         """Remove this process's counts (it stops)."""
@@ -460,7 +463,10 @@ class SharedLobby:
                     async with asyncio.timeout(LOBBY_REFRESH):
                         await self._changed.wait()
                 self._changed.clear()
-                await self.publish()
+                try:
+                    await self.publish()
+                except Exception:  # (as in SharedCounts.run)
+                    log.exception("could not publish this process's lobby lists")
                 await asyncio.sleep(LOBBY_PUBLISH)
         finally:
             listening.cancel()
