@@ -130,6 +130,23 @@ def test_the_lua_bucket_answers_as_token_bucket(url: str) -> None:
     run(test)
 
 
+def test_a_burst_larger_than_the_connection_pool_waits_for_connections(url: str) -> None:
+    """redis-py refuses a call beyond its pool: the limiter waits for a connection instead of
+    answering from this process's buckets (which would let a burst through twice)."""
+    async def test() -> None:
+        client = Redis.from_url(url, max_connections=4)
+        try:
+            limiter = RedisRateLimiter(client)
+            waits = await asyncio.gather(*(limiter.take("create", "10.0.0.1", Rate(3, 60.0)) for _ in range(50)))
+            assert waits.count(0.0) == 3  # the burst of 3, once
+            assert not limiter.link.down
+            assert isinstance(limiter.fallback, MemoryRateLimiter) and len(limiter.fallback) == 0
+        finally:
+            await client.aclose()
+
+    run(test)
+
+
 def test_a_bucket_expires_once_full_again(url: str) -> None:
     async def test() -> None:
         async with clients(url, 1) as (client,):
@@ -156,7 +173,7 @@ def test_without_redis_the_limits_are_per_process_and_come_back_with_it(
     async def test() -> None:
         async with clients(lone_server.url, 1) as (client,):
             limiter = RedisRateLimiter(client, fallback=MemoryRateLimiter(clock=lambda: 0.0),
-                                       link=Link("rate limits", "each process its own", retry=0.0))
+                                       link=Link(client, "rate limits", "each process its own", retry=0.0))
             rate = Rate(1, 60.0)
             assert await limiter.take("create", "10.0.0.1", rate) == 0.0
             assert await client.exists("qipan:rate:create:10.0.0.1")

@@ -30,6 +30,7 @@ import logging
 import math
 import secrets
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -72,18 +73,19 @@ AI_GRACE = 10.0
 
 class Link:
     """One piece's use of Redis, and what happens when Redis is unreachable: each call bounded by
-    ``timeout``, and made again at once if its connection turns out closed (Redis restarted since
-    it was opened); after a failure Redis is left alone for ``retry`` seconds (the caller's
-    fallback answers) and then tried by one call at a time. An outage is logged once, and so is
-    its end."""
+    ``timeout`` (waiting for a connection included: :func:`gate`), and made again at once if its
+    connection turns out closed (Redis restarted since it was opened); after a failure Redis is
+    left alone for ``retry`` seconds (the caller's fallback answers) and then tried by one call at
+    a time. An outage is logged once, and so is its end."""
 
-    def __init__(self, name: str, fallback: str, retry: float = RETRY, timeout: float = CALL_TIMEOUT,
+    def __init__(self, redis: Redis, name: str, fallback: str, retry: float = RETRY, timeout: float = CALL_TIMEOUT,
                  clock: Callable[[], float] = time.monotonic):
         from redis.exceptions import ConnectionError as Closed
         from redis.exceptions import RedisError  # the scale extra
 
         self.errors: tuple[type[BaseException], ...] = (RedisError, OSError)  # OSError: TimeoutError too
         self._closed = Closed
+        self._gate = gate(redis)
         self.name = name
         self.fallback = fallback
         self.retry = retry
@@ -99,7 +101,7 @@ class Link:
             return None
         probing = self._probing = self.down
         try:
-            async with asyncio.timeout(self.timeout):
+            async with asyncio.timeout(self.timeout), self._gate:
                 try:
                     answer = await make()
                 except self._closed:  # (redis-py drops that connection: this call takes a new one)
@@ -125,6 +127,20 @@ class Link:
         if self.down:
             self.down = False
             log.info("Redis answers again; %s: shared by every server process again", self.name)
+
+
+_GATES: weakref.WeakKeyDictionary[Redis, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
+def gate(redis: Redis) -> asyncio.Semaphore:
+    """How many calls may use ``redis`` at once: its connection pool's size, less room for the
+    lobby's subscription. redis-py refuses a call beyond its pool instead of waiting for a
+    connection, which would look like an outage during a burst of requests."""
+    found = _GATES.get(redis)
+    if found is None:
+        size = getattr(redis.connection_pool, "max_connections", 100)
+        found = _GATES[redis] = asyncio.Semaphore(max(1, size - 2))
+    return found
 
 
 def _text(value: object) -> str:
@@ -182,7 +198,7 @@ class RedisRateLimiter:
                  link: Link | None = None):
         self.fallback = fallback if fallback is not None else MemoryRateLimiter()
         self.clock = clock
-        self.link = link or Link("rate limits", "each server process counts its own")
+        self.link = link or Link(redis, "rate limits", "each server process counts its own")
         self._take = redis.register_script(BUCKET)  # EVALSHA, loading the script again after NOSCRIPT
 
     async def take(self, name: str, client: str, rate: Rate) -> float:
@@ -256,7 +272,7 @@ class SharedCounts:
         self.redis = redis
         self.local = local
         self.process = process
-        self.link = link or Link(name, "each server process counts its own")
+        self.link = link or Link(redis, name, "each server process counts its own")
         self._members = f"{PREFIX}{name}:processes"
         self._prefix = f"{PREFIX}{name}:"
         self._hash = self._prefix + process
@@ -336,7 +352,7 @@ class AIGames:
     def __init__(self, redis: Redis, hub: Hub, process: str, ttl: float = PROCESS_TTL):
         self.hub = hub
         self.counts = SharedCounts(redis, "ai-games", self.local, process, ttl,
-                                   Link("games between AIs", "each server process caps its own"))
+                                   Link(redis, "games between AIs", "each server process caps its own"))
         self._admitted: list[float] = []  # when each creation not started yet was admitted (time.time())
         self._seen: set[str] = set()
 
@@ -399,7 +415,7 @@ class SharedLobby:
         self.redis = redis
         self.local = local
         self.process = process
-        self.link = link or Link("lobby lists", "each server process lists only its own games")
+        self.link = link or Link(redis, "lobby lists", "each server process lists only its own games")
         self.clock = clock
         self.listeners: list[Callable[[], None]] = []
         self._members = f"{PREFIX}lobby:processes"
