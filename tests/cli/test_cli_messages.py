@@ -183,6 +183,27 @@ def test_serve_with_redis_but_without_redis_py_says_how_to_install_it(monkeypatc
     assert (code, text) == (1, "qipan: --redis needs redis-py: pip install 'qipan[scale]'")
 
 
+def test_serve_reads_the_database_and_redis_from_the_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A command line is visible to every user of the machine (ps); the environment is not.
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # were the variables ignored: no server ...
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda name: str(tmp_path / "default" / name))  # ... no file
+    monkeypatch.setenv("QIPAN_REDIS", "redis://:s3cret@127.0.0.1:1/0")
+    monkeypatch.setenv("QIPAN_DB", str(tmp_path / "q.db"))
+    code, text = run("serve")
+    assert (code, text) == (1, "qipan: --redis needs a PostgreSQL --db (several processes share it)")
+    assert not (tmp_path / "q.db").exists() and not (tmp_path / "default").exists()
+
+    monkeypatch.setitem(sys.modules, "redis", None)
+    monkeypatch.setenv("QIPAN_DB", "postgresql://qipan:pw@127.0.0.1:1/qipan")
+    code, text = run("serve")
+    assert (code, text) == (1, "qipan: --redis needs redis-py: pip install 'qipan[scale]'")
+    code, text = run("serve", "--help")
+    assert "QIPAN_DB" in text and "QIPAN_REDIS" in text and "s3cret" not in text and ":pw@" not in text
+
+
 @pytest.mark.parametrize(("url", "message"), [
     ("http://:s3cret@127.0.0.1/0", "--redis http://***@127.0.0.1/0 is not a Redis URL; use redis://"),
     ("redis://:s3cret@127.0.0.1:{port}/0", "cannot reach Redis at redis://***@127.0.0.1:{port}/0: "),

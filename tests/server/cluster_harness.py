@@ -1,7 +1,8 @@
 """A qipan cluster for tests: a throwaway PostgreSQL (:mod:`tests.server.postgres`), a throwaway
-Redis (:mod:`tests.server.redis_server`) and N ``qipan serve --db … --redis …`` processes on free
-loopback ports. Each process logs to its own file; :meth:`Cluster.reporting` prints the logs'
-tails when a test fails, and :meth:`Cluster.check_logs` fails on what a log must never hold."""
+Redis (:mod:`tests.server.redis_server`) and N ``qipan serve`` processes on free loopback ports,
+each given the database and Redis by environment (``QIPAN_DB``, ``QIPAN_REDIS``). Each process
+logs to its own file; :meth:`Cluster.reporting` prints the logs' tails when a test fails, and
+:meth:`Cluster.check_logs` fails on what a log must never hold."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ START_TIMEOUT = 90.0
 
 
 class Node:
-    """One ``python -m qipan.server`` process (the same as ``qipan serve``): start, SIGKILL, stop."""
+    """One ``python -m qipan.server`` process (the same as ``qipan serve``), given its database and
+    Redis in ``QIPAN_DB`` and ``QIPAN_REDIS``: start, SIGKILL, stop."""
 
     def __init__(self, index: int, db: str, redis: str, log: Path, extra: Sequence[str] = ()):
         self.index = index
@@ -69,13 +71,14 @@ class Node:
     def launch(self) -> None:
         """Start the process (on the same port as before, if it ran already); see :meth:`wait_ready`."""
         assert not self.running, f"{self} is running already"
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # The URLs go by environment, as docs/deploy.md recommends: a command line (and its
+        # passwords) is visible to every user of the machine.
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "QIPAN_DB": self.db, "QIPAN_REDIS": self.redis}
         self.starts += 1
         with self.log.open("ab") as out:
             out.write(f"---- start {self.starts} ----\n".encode())
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "qipan.server", "--port", str(self.port), "--db", self.db,
-                 "--redis", self.redis, *SERVER_FLAGS, *self.extra],
+                [sys.executable, "-m", "qipan.server", "--port", str(self.port), *SERVER_FLAGS, *self.extra],
                 stdout=out, stderr=subprocess.STDOUT, env=env,
             )
 
@@ -207,8 +210,12 @@ class Cluster:
 
     def check_logs(self, secrets: Sequence[str] = ()) -> None:
         """No log holds a secret (the Redis password, or any of ``secrets``: seat tokens,
-        invitation codes) and no process logged a traceback."""
+        invitation codes), no process logged a traceback, and no running process shows the Redis
+        password on its command line (which every user of the machine can read)."""
         for node in self.nodes:
+            if node.running:
+                cmdline = Path(f"/proc/{node.pid}/cmdline").read_bytes().decode(errors="replace")
+                assert self.redis.password not in cmdline, f"{node} has the Redis password on its command line"
             text = node.log.read_text(errors="replace")
             assert self.redis.password not in text, f"{node} logged the Redis password:\n{tail(node.log)}"
             assert not any(s in text for s in secrets), f"{node} logged a seat token or an invitation code"

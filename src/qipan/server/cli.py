@@ -36,14 +36,16 @@ def serve_command(
     port: Annotated[int, whole_option(help="TCP port to listen on.", minimum=1, maximum=65535)] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(help="Database: a SQLite file path, sqlite:///FILE, or postgresql://user:pass@host/db. "
-                          "Default: qipan.db in your user data directory."),
+        typer.Option(help="Database: a SQLite file path, sqlite:///FILE, or postgresql://user:pass@host/db "
+                          "(with a password, set QIPAN_DB instead: a command line is visible to every user of "
+                          "the machine). Default: qipan.db in your user data directory.", envvar="QIPAN_DB"),
     ] = None,
     redis: Annotated[
         str | None,
         typer.Option(help="Redis, e.g. redis://:PASSWORD@HOST:6379/0 (rediss:// for TLS): run as one of several "
                           "server processes sharing the PostgreSQL --db behind a load balancer (pip install "
-                          "'qipan\\[scale]'). Default: a single process."),
+                          "'qipan\\[scale]'). Set QIPAN_REDIS instead to keep the password off the command "
+                          "line. Default: a single process.", envvar="QIPAN_REDIS"),
     ] = None,
     ai_delay: Annotated[float, number_option(help="Seconds an AI seat waits before moving.", minimum=0,
                                              maximum=60)] = 0.4,
