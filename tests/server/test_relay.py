@@ -22,7 +22,7 @@ from fastapi import FastAPI
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from qipan.server import create_app
+from qipan.server import create_app, ops
 from qipan.server.limits import Limits, MemoryRateLimiter, Rate, RateLimiter
 from qipan.server.store import normalise_url
 
@@ -428,6 +428,34 @@ def test_an_operation_on_a_set_aside_game_answers_its_summary_through_either_pro
 
 
 # -- failures ---------------------------------------------------------------------------------------
+
+
+def test_an_operation_the_owner_got_but_did_not_answer_in_time_is_not_sent_again(
+        pair: tuple[Served, Served], monkeypatch: pytest.MonkeyPatch) -> None:
+    # A join that reached its owner may have run there: sent again, it could take a second seat.
+    a, b = pair
+    game_id = create(a, public=True)["id"]
+    runs: list[str] = []
+    release = threading.Event()
+    join = ops.OPS["join"]
+
+    async def held_join(hub: Any, live: Any, args: dict[str, Any]) -> Any:
+        runs.append(live.id)
+        await asyncio.to_thread(release.wait, 60)  # answers only once B has given up
+        return await join(hub, live, args)
+
+    monkeypatch.setattr(ops, "CALL_TIMEOUT", 0.5)
+    monkeypatch.setitem(ops.OPS, "join", held_join)
+    try:
+        reply = b.post(f"/api/games/{game_id}/join", {"name": "Jo"})
+        assert reply.status_code == 503 and reply.headers["retry-after"] == "5", reply.text
+        assert "try again" in reply.json()["error"]
+        assert runs == [game_id]  # the owner got the call once
+    finally:
+        release.set()
+    wait_for(lambda: a.get(f"/api/games/{game_id}").json()["seats"][1]["claimed"])  # it ran there, late
+    assert runs == [game_id]
+
 
 
 def test_a_message_reaching_no_owner_and_an_owner_gone_close_the_relayed_socket_1012(

@@ -11,7 +11,8 @@ in a pipeline): Redis delivers the frames one publisher sent in the order they w
 The bus is *up* while it is subscribed. When Redis cannot be reached (the subscription breaks,
 a publish fails, Redis stops answering pings) it goes down: every :attr:`Bus.on_down` callback
 runs (the relay ends every relayed session, pending calls fail), then it subscribes again with
-backoff. Frames sent while down fail at once with :class:`BusDown`. When the process registers
+backoff. Frames sent while down fail at once with :class:`BusDown` (:class:`MaybeSent` for those
+being published when Redis failed: they may have arrived). When the process registers
 again under a new id (its lease lapsed, :mod:`qipan.server.cluster`) the bus goes down and up
 the same way, on the new channel.
 
@@ -56,6 +57,10 @@ BACKOFF = (0.1, 2.0)
 
 class BusDown(Exception):
     """Redis cannot be reached now: the frame was not sent."""
+
+
+class MaybeSent(BusDown):
+    """Redis failed while the frame was being published: it may have reached its receiver."""
 
 
 def redis_client(url: str, **options: Any) -> Redis:
@@ -157,7 +162,7 @@ class Bus:
                 except Exception as exc:  # redis-py's errors, OSError, a timeout
                     for _, _, future in batch:
                         if future is not None and not future.done():
-                            future.set_exception(BusDown())
+                            future.set_exception(MaybeSent())
                     self._down(exc)
                     continue
                 finally:

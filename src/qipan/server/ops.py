@@ -10,10 +10,12 @@ process over the bus (:mod:`qipan.server.bus`)::
 
 An error travels as its kind (with a SetAside's summary, a RateLimited's wait) and is raised
 again as the same exception class, so a request gets the same answer whichever process it
-reached. A call that nobody receives, that gets no answer within :data:`CALL_TIMEOUT` seconds,
-or whose game moved meanwhile is tried once more after locating the game again; then
-:class:`Unreachable` (503). Rate limits are the receiving process's business (its routes take
-them): an operation never takes one again.
+reached. A call that certainly did not run (nobody received it, or the owner answered that the
+game is no longer there) is tried once more after locating the game again; one that reached the
+owner but got no answer (none within :data:`CALL_TIMEOUT` seconds, or Redis lost meanwhile) may
+have run, and is never sent again: a join or a claim must not happen twice. Either way, when it
+does not get through: :class:`Unreachable` (503, try again). Rate limits are the receiving
+process's business (its routes take them): an operation never takes one again.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("qipan.server")
 
 CALL_TIMEOUT = 10.0
-"""Seconds to wait for the owner's answer to an operation before locating the game again."""
+"""Seconds to wait for the owner's answer to an operation (then: 503, try again)."""
 
 Operation = Callable[["Hub", LiveGame, dict[str, Any]], Awaitable[Any]]
 OPS: dict[str, Operation] = {}
@@ -55,8 +57,8 @@ class Unreachable(Busy):
 
 
 class Moved(Exception):
-    """A call that did not get through (nobody received it, no answer, or the game moved on):
-    worth one more try after locating the game again."""
+    """A call that certainly did not run (nobody received it, or the game moved on): worth one
+    more try after locating the game again."""
 
 
 class Redirect(Exception):
@@ -206,8 +208,9 @@ class Ops:
             self.hub.release(live)
 
     async def _there(self, owner: str, name: str, game_id: str, args: dict[str, Any]) -> Any:
-        """Run it at ``owner``; Moved if the call did not get through."""
-        from qipan.server.bus import BusDown
+        """Run it at ``owner``: Moved if the call certainly did not run there, Unreachable if it
+        may have run but no answer came."""
+        from qipan.server.bus import BusDown, MaybeSent
 
         assert self.bus is not None, "only a process in a cluster hears of games owned elsewhere"
         rid = secrets.token_hex(8)
@@ -217,16 +220,20 @@ class Ops:
             try:
                 received = await self.bus.publish(owner, {"t": "call", "id": rid, "op": name, "game": game_id,
                                                            "args": args})
+            except MaybeSent:
+                raise Unreachable() from None
             except BusDown:
                 raise Moved() from None
             if not received:
                 raise Moved()
             try:
                 reply = await asyncio.wait_for(answer, CALL_TIMEOUT)
-            except TimeoutError:
-                raise Moved() from None
+            except TimeoutError:  # it reached the owner, which may have run it: never sent twice
+                raise Unreachable() from None
         finally:
             self._calls.pop(rid, None)
+            if answer.done() and not answer.cancelled():
+                answer.exception()  # (one failed by _lost while the call was still being sent: seen)
         if "error" in reply:
             raise rebuild(reply["error"])
         return reply.get("ok")
@@ -257,10 +264,10 @@ class Ops:
             call[1].set_result(frame)
 
     def _lost(self) -> None:
-        """Redis is lost: no answer will come to the calls under way."""
+        """Redis is lost: no answer will come to the calls under way (which may have run)."""
         for _, answer in self._calls.values():
             if not answer.done():
-                answer.set_exception(Moved())
+                answer.set_exception(Unreachable())
 
 
 KINDS: tuple[type[GameError], ...] = (AuthError, NotFound, Busy, Conflict, GameError)
