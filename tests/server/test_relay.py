@@ -24,6 +24,7 @@ from websockets.sync.client import connect
 
 from qipan.server import create_app, ops
 from qipan.server.limits import Limits, MemoryRateLimiter, Rate, RateLimiter
+from qipan.server.relay import Relay
 from qipan.server.store import normalise_url
 
 from . import postgres
@@ -547,6 +548,30 @@ def test_frames_for_unknown_or_foreign_sessions_are_dropped(pair: tuple[Served, 
         listener.close()
         raw.close()
         watcher.close()
+
+
+class QuietBus:
+    """Stands in for the bus: handlers are registered on it; what is posted is kept."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, Callable[[Message], None]] = {}
+        self.on_down: list[Callable[[], None]] = []
+        self.posted: list[tuple[str, Message]] = []
+
+    def post(self, process: str, frame: Message) -> None:
+        self.posted.append((process, frame))
+
+
+@pytest.mark.parametrize("key", [["x"], {"x": 1}, 7, None])
+def test_frames_whose_session_or_call_is_not_a_string_are_dropped(key: object) -> None:
+    # A dict lookup with a list or a dict raised TypeError inside the handlers (logged as a failure).
+    bus = QuietBus()
+    Relay(bus, alive=None, state=None)  # type: ignore[arg-type]  # (neither is reached)
+    ops.Ops(hub=None, bus=bus)  # type: ignore[arg-type]  # (nor is the hub)
+    for kind in ("close", "in", "end", "reply"):  # ("out" names a list of sessions)
+        field = "id" if kind == "reply" else "s"
+        assert bus.handlers[kind]({"t": kind, field: key, "d": "{}", "code": 4403, "from": "p"}) is None
+    assert bus.posted == []
 
 
 def test_messages_through_a_relay_count_once_against_the_rate(pg_url: str, redis: RedisServer) -> None:

@@ -259,7 +259,8 @@ class Ops:
         self.bus.post(caller, reply)
 
     def _reply(self, frame: dict[str, Any]) -> None:
-        call = self._calls.get(frame.get("id"))  # type: ignore[arg-type]
+        rid = frame.get("id")
+        call = self._calls.get(rid) if isinstance(rid, str) else None
         if call is not None and call[0] == frame["from"] and not call[1].done():
             call[1].set_result(frame)
 

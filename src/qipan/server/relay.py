@@ -278,8 +278,8 @@ class Relay:
                 self.bus.post(frame["from"], {"t": "end", "s": sid})
 
     def _close(self, frame: dict[str, Any]) -> None:
-        session = self.piped.get(frame.get("s"))  # type: ignore[arg-type]
-        code = frame.get("code")
+        sid, code = frame.get("s"), frame.get("code")
+        session = self.piped.get(sid) if isinstance(sid, str) else None
         if session is not None and session.owner == frame["from"]:
             session.finish(code if isinstance(code, int) and 1000 <= code <= 4999 else 1012)
 
@@ -328,7 +328,8 @@ class Relay:
         remote.feed(data)
 
     def _end(self, frame: dict[str, Any]) -> None:
-        remote = self.remotes.get(frame.get("s"))  # type: ignore[arg-type]
+        sid = frame.get("s")
+        remote = self.remotes.get(sid) if isinstance(sid, str) else None
         if remote is not None and remote.edge == frame["from"]:
             remote.end()
 
