@@ -208,6 +208,10 @@ def test_serve_reads_the_database_and_redis_from_the_environment(
     ("http://:s3cret@127.0.0.1/0", "--redis http://***@127.0.0.1/0 is not a Redis URL; use redis://"),
     ("redis://:s3cret@127.0.0.1:{port}/0", "cannot reach Redis at redis://***@127.0.0.1:{port}/0: "),
     ("redis://:s3cret@127.0.0.1:port/0", "cannot reach Redis at redis://***@127.0.0.1:port/0: "),
+    # redis-py (and libpq) take the password from the query too
+    ("redis://127.0.0.1:{port}/0?password=s3cret", "cannot reach Redis at redis://127.0.0.1:{port}/0?password=***: "),
+    ("redis://:s3cret@127.0.0.1:{port}/0?colour=blue",  # an option redis-py does not know
+     "cannot reach Redis at redis://***@127.0.0.1:{port}/0?colour=blue: "),
 ])
 def test_a_redis_that_cannot_be_used_is_one_line_without_its_password(url: str, message: str) -> None:
     with socket.socket() as s:  # a port nobody listens on

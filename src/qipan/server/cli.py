@@ -230,7 +230,7 @@ def check_redis(url: str, db: str | None) -> None:
             client.ping()
         finally:
             client.close()
-    except (redis.RedisError, ValueError, OSError) as exc:
+    except (redis.RedisError, ValueError, TypeError, OSError) as exc:  # TypeError: an unknown ?option=
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         if password:
             reason = reason.replace(password, "***")

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -207,11 +208,19 @@ def normalise_url(url: str | None, default_dir: Path | None = None) -> str:
 
 
 def safe_url(url: str) -> str:
-    """The database URL without a password, for logs and messages.
+    """A database or Redis URL without its password, for logs and messages: the user part goes,
+    and so does a ``password`` in the query (libpq and redis-py read it there too).
 
     >>> safe_url("postgresql+psycopg://qipan:secret@db.example/qipan")
     'postgresql+psycopg://***@db.example/qipan'
+    >>> safe_url("redis://redis.internal:6379/0?password=secret&ssl=true")
+    'redis://redis.internal:6379/0?password=***&ssl=true'
     """
+    if "?" in url:  # (before the user part: a password in the query may hold an @)
+        base, query = url.split("?", 1)
+        url = base + "?" + "&".join(
+            f"{part.split('=', 1)[0]}=***" if unquote(part.split("=", 1)[0]).strip().lower() == "password" else part
+            for part in query.split("&"))
     if "@" in url and "://" in url:
         scheme, rest = url.split("://", 1)
         return f"{scheme}://***@{rest.rsplit('@', 1)[1]}"
