@@ -1,6 +1,7 @@
 """A throwaway PostgreSQL cluster for tests: initdb into a temporary directory, start it on a free
 port, remove it afterwards. Installs Debian's ``postgresql`` package with apt when the server
-binaries are missing (``python -m tests.server.postgres`` does only that, for CI set-up)."""
+binaries are missing (``python -m tests.server.postgres`` does only that, for CI set-up).
+:func:`new_database` adds a database to it, :func:`execute` runs SQL statements there."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
+
+import sqlalchemy as sa
+
+from qipan.server.store import normalise_url
 
 from .helpers import free_port
 
@@ -55,6 +60,29 @@ def cluster() -> Iterator[str]:
         subprocess.run(_as_owner([f"{bin_dir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"], user),
                        capture_output=True)
         shutil.rmtree(data, ignore_errors=True)
+
+
+def new_database(url: str, name: str) -> str:
+    """Create the empty database ``name`` on the server ``url`` points to; its URL (``url``'s, but
+    for the database)."""
+    admin = sa.create_engine(normalise_url(url), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as c:
+            c.execute(sa.text(f"CREATE DATABASE {name}"))
+    finally:
+        admin.dispose()
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def execute(url: str, script: str) -> None:
+    """Run the SQL statements of ``script`` (separated by ``;``) in one transaction."""
+    engine = sa.create_engine(normalise_url(url))
+    try:
+        with engine.begin() as c:
+            for statement in filter(str.strip, script.split(";")):
+                c.execute(sa.text(statement))
+    finally:
+        engine.dispose()
 
 
 if __name__ == "__main__":

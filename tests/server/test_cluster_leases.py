@@ -46,12 +46,7 @@ def pg_url() -> Iterator[str]:
 @pytest.fixture
 def db(pg_url: str) -> Iterator[str]:
     """A fresh database on the test cluster (so no test sees another's orphaned games)."""
-    name = f"leases{next(_databases)}"
-    admin = sa.create_engine(pg_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f"CREATE DATABASE {name}"))
-    admin.dispose()
-    yield pg_url.rsplit("/", 1)[0] + "/" + name
+    yield postgres.new_database(pg_url, f"leases{next(_databases)}")
 
 
 @contextlib.asynccontextmanager
@@ -389,13 +384,7 @@ def test_a_database_from_before_clusters_gets_owners_fences_and_processes(kind: 
             conn.execute(OLD_ROW)
     else:
         url = request.getfixturevalue("db")
-        engine = sa.create_engine(url)
-        with engine.begin() as c:
-            for statement in OLD_SCHEMA.split(";"):
-                if statement.strip():
-                    c.execute(sa.text(statement))
-            c.execute(sa.text(OLD_ROW))
-        engine.dispose()
+        postgres.execute(url, f"{OLD_SCHEMA};{OLD_ROW}")
     Store(url).close()
     engine = sa.create_engine(url)
     try:

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from qipan.server import create_app
@@ -52,19 +51,8 @@ def test_play_list_record_and_resume_on_postgres(pg_url: str) -> None:
 
 
 def test_a_database_from_before_public_games_and_chat_is_brought_up_to_date_on_postgres(pg_url: str) -> None:
-    url = normalise_url(pg_url)
-    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text("CREATE DATABASE old_qipan"))
-    admin.dispose()
-    old_url = url.rsplit("/", 1)[0] + "/old_qipan"
-    engine = sa.create_engine(old_url)
-    with engine.begin() as c:
-        for statement in OLD_SCHEMA.split(";"):
-            if statement.strip():
-                c.execute(sa.text(statement))
-        c.execute(sa.text(OLD_ROW))
-    engine.dispose()
+    old_url = postgres.new_database(normalise_url(pg_url), "old_qipan")
+    postgres.execute(old_url, f"{OLD_SCHEMA};{OLD_ROW}")
     check_migrated(old_url)
     with TestClient(create_app(old_url, ai_delay=0.0, ai_processes=False)) as client:
         game = create(client, public=True)

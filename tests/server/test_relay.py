@@ -129,12 +129,7 @@ def pair(pg_url: str, redis: RedisServer) -> Iterator[tuple[Served, Served]]:
 
 def database(pg_url: str) -> str:
     """A new, empty database on the PostgreSQL server: processes there share nothing with the others."""
-    name = f"qipan_{secrets.token_hex(4)}"
-    admin = sa.create_engine(normalise_url(pg_url), isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f"CREATE DATABASE {name}"))
-    admin.dispose()
-    return pg_url.rsplit("/", 1)[0] + "/" + name
+    return postgres.new_database(pg_url, f"qipan_{secrets.token_hex(4)}")
 
 
 @pytest.fixture

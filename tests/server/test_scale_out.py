@@ -27,7 +27,6 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -39,7 +38,7 @@ from qipan.server.hub import parse_player
 from qipan.server.live import read_clock
 from qipan.server.store import Store, StoreError, normalise_url
 
-from . import helpers
+from . import helpers, postgres
 from .cluster_harness import Cluster, Node, cluster
 from .test_chat import OLD_ROW, OLD_SCHEMA, check_migrated
 
@@ -392,23 +391,13 @@ def test_processes_starting_at_once_share_one_database(cl: Cluster) -> None:
     """Six processes opening one database at the same moment, empty or made by an older qipan,
     all start (each creating or bringing up to date the tables at once failed in all but one:
     "duplicate key value violates unique constraint", "column already exists")."""
-    admin = sa.create_engine(normalise_url(cl.pg_url), isolation_level="AUTOCOMMIT")
     for name, schema in (("fresh", ""), ("old", OLD_SCHEMA + ";" + OLD_ROW)):
-        database = f"at_once_{name}_{next(_addresses)}"
-        with admin.connect() as c:
-            c.execute(sa.text(f"CREATE DATABASE {database}"))
-        url = normalise_url(cl.pg_url).rsplit("/", 1)[0] + "/" + database
-        if schema:
-            engine = sa.create_engine(url)
-            with engine.begin() as c:
-                for statement in filter(str.strip, schema.split(";")):
-                    c.execute(sa.text(statement))
-            engine.dispose()
+        url = postgres.new_database(normalise_url(cl.pg_url), f"at_once_{name}_{next(_addresses)}")
+        postgres.execute(url, schema)
         failures = open_at_once(url, 6)
         assert failures == [], f"{len(failures)} of 6 could not open the {name} database: {failures[0]}"
         if schema:
             check_migrated(url)
-    admin.dispose()
 
 
 def open_at_once(url: str, processes: int) -> list[str]:
