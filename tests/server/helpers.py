@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import inspect
 import socket
-from collections.abc import Callable, Iterator
-from typing import Any
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 Message = dict[str, Any]
+T = TypeVar("T")
 
 
 def create(client: TestClient, game: str = "abalone", **body: Any) -> Message:
@@ -79,3 +83,28 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def wait_for(test: Callable[[], T], what: str = "the condition", timeout: float = 30.0) -> T:
+    """The first true answer of ``test()``, asked every 50 ms. For a condition another process or
+    thread brings about; ``timeout`` is a deadline (AssertionError naming ``what``), not a
+    measurement."""
+    deadline = time.monotonic() + timeout
+    while not (value := test()):
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.05)
+    return value
+
+
+async def eventually(test: Callable[[], T | Awaitable[T]], what: str = "the condition", timeout: float = 30.0
+                     ) -> T:
+    """:func:`wait_for` in an event loop: ``test`` may be a coroutine function."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value: Any = test()
+        if inspect.isawaitable(value):
+            value = await value
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        await asyncio.sleep(0.05)

@@ -13,10 +13,9 @@ import contextlib
 import itertools
 import sqlite3
 import threading
-import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -31,9 +30,9 @@ from qipan.server.live import LiveGame
 from qipan.server.store import ReadFailed, Store, WriteFailed, normalise_url
 
 from . import postgres
+from .helpers import eventually
 from .test_chat import OLD_ROW, OLD_SCHEMA
 
-T = TypeVar("T")
 _databases = itertools.count()
 
 
@@ -84,17 +83,6 @@ async def move(live: LiveGame) -> None:
     mover = live.match.to_move
     assert isinstance(mover, int)
     await live.act(mover, "move", live.match.legal_texts()[0])
-
-
-async def eventually(test: Callable[[], T | None], what: str, timeout: float = 30.0) -> T:
-    """Wait for ``test()`` to give something (fails after ``timeout`` seconds: a deadline, not a
-    measurement)."""
-    deadline = time.monotonic() + timeout
-    while not (value := test()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what}")
-        await asyncio.sleep(0.05)
-    return value
 
 
 class Connection:

@@ -28,7 +28,7 @@ from qipan.server.relay import Relay
 from qipan.server.store import normalise_url
 
 from . import postgres
-from .helpers import Message, free_port
+from .helpers import Message, free_port, wait_for
 from .redis_server import RedisServer, redis_server
 from .server_process import Player, play_alternately
 from .test_ws import HOSTILE
@@ -179,13 +179,6 @@ def close_code(player: Player, timeout: float = 20.0) -> tuple[int, list[Message
 def relayed(served: Served) -> set[str]:
     """The sessions ``served`` relays to other processes (as the edge)."""
     return set(served.state.relay.piped)
-
-
-def wait_for(test: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < deadline, "the condition never held"
-        time.sleep(0.05)
 
 
 # -- play through the process that does not own the game ---------------------------------------------

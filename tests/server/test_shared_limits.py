@@ -8,7 +8,6 @@ import asyncio
 import json
 import logging
 import random
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,6 +29,7 @@ from qipan.server.shared import LOBBY_CACHE, LOBBY_CHANNEL, AIGames, Link, Redis
 from qipan.server.store import Store
 
 from .cluster_harness import Node, cluster
+from .helpers import eventually, wait_for
 from .redis_server import RedisServer, redis_server
 
 SCOPE = {"client": ("203.0.113.7", 5000)}
@@ -72,16 +72,6 @@ async def clients(url: str, n: int) -> AsyncIterator[list[Redis]]:
     finally:
         for client in made:
             await client.aclose()
-
-
-async def eventually(check: Callable[[], Awaitable[bool]], limit: float = 20.0) -> bool:
-    """Whether ``check()`` becomes true within ``limit`` seconds (asked every 50 ms)."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if await check():
-            return True
-        await asyncio.sleep(0.05)
-    return False
 
 
 # -- rates ---------------------------------------------------------------------------------------
@@ -154,7 +144,7 @@ def test_a_bucket_expires_once_full_again(url: str) -> None:
             assert await limiter.take("join", "10.0.0.9", Rate(2, 0.2)) == 0.0
             key = "qipan:rate:join:10.0.0.9"
             assert 0 < await client.pttl(key) <= 100  # one token to refill: 0.1 s
-            assert await eventually(lambda: _gone(client, key))
+            await eventually(lambda: _gone(client, key))
             assert [await limiter.take("join", "10.0.0.9", Rate(2, 0.2)) for _ in range(2)] == [0.0, 0.0]
 
     run(test)
@@ -221,7 +211,7 @@ def test_the_connection_cap_is_global_and_a_dead_process_counts_vanish(url: str)
             assert await second.connect(client) is None  # one closed on the first process
             assert await second.connect(client) == "client"
             # the first process dies holding one: its count lasts until its hash expires (3 s)
-            assert await eventually(lambda: _connects(second, client))
+            await eventually(lambda: _connects(second, client))
             assert second.connections.held(client) == 3
 
     run(test)
@@ -318,14 +308,14 @@ def test_a_process_is_told_when_anothers_lobby_changed(tmp_path: Path, url: str)
             assert lobby_a.shared is not None and lobby_b.shared is not None
             listening = asyncio.create_task(lobby_b.shared.listen())
             try:
-                assert await eventually(lambda: _subscribed(lobby_b))
+                await eventually(lambda: _subscribed(lobby_b))
                 lobby_b._changed.clear()
                 game = await open_game(hub_a)
                 await lobby_a.shared.publish()
-                assert await eventually(lambda: _changed(lobby_b))  # woken by qipan:lobby
+                await eventually(lambda: _changed(lobby_b))  # woken by qipan:lobby
                 assert [g["id"] for g in await lobby_b.games("open")] == [game]
                 await lobby_a.shared.close()  # the process stops: its lists go with it
-                assert await eventually(lambda: _lists(lobby_b, []))
+                await eventually(lambda: _lists(lobby_b, []))
             finally:
                 listening.cancel()
                 await asyncio.gather(listening, return_exceptions=True)
@@ -398,26 +388,16 @@ def test_server_processes_share_the_lobby_the_open_games_and_the_connection_cap(
         ids = {reply.json()["id"] for reply in made}
         for node in running.nodes:
             listed = f"{node.base}/api/games?status=open"
-            assert poll(lambda: {g["id"] for g in http.get(listed).json()} == ids)  # noqa: B023 (used at once)
+            wait_for(lambda: {g["id"] for g in http.get(listed).json()} == ids)  # noqa: B023 (used at once)
         lobby_url = f"ws://127.0.0.1:{second.port}/ws/lobby"
         with connect(lobby_url, additional_headers=watcher) as lobby:
-            assert poll(lambda: {g["id"] for g in json.loads(lobby.recv(timeout=10))["open"]} == ids)
+            wait_for(lambda: {g["id"] for g in json.loads(lobby.recv(timeout=10))["open"]} == ids)
             with connect(f"ws://127.0.0.1:{first.port}/ws/lobby", additional_headers=watcher):
                 with pytest.raises(InvalidStatus) as third:  # the watcher's third connection, on either
                     connect(lobby_url, additional_headers=watcher)
                 assert third.value.response.status_code == 429
-        assert poll(lambda: _opens(lobby_url, watcher))  # both closed: connections count again
+        wait_for(lambda: _opens(lobby_url, watcher))  # both closed: connections count again
         running.check_logs([running.redis.password])
-
-
-def poll(check: Callable[[], bool], limit: float = 30.0) -> bool:
-    """Whether ``check()`` becomes true within ``limit`` seconds."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def _opens(url: str, headers: dict[str, str]) -> bool:
