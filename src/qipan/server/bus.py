@@ -195,7 +195,7 @@ class Bus:
                 self._down(exc)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # (unannotated in redis-py)
             if self.id != self._me():
                 continue  # registered again under a new id: subscribe to its channel at once
             await asyncio.sleep(delay)

@@ -332,11 +332,11 @@ class Cluster:
 
     # -- database access -----------------------------------------------------------------------------
 
-    def _execute(self, statement: Any, params: dict[str, Any]) -> int:
+    def _execute(self, statement: sa.TextClause, params: dict[str, Any]) -> int:
         with self.engine.begin() as c:
             return int(c.execute(statement, params).rowcount)
 
-    def _scalar(self, statement: Any, params: dict[str, Any]) -> Any:
+    def _scalar(self, statement: sa.TextClause, params: dict[str, Any]) -> Any:
         with self.engine.begin() as c:
             return c.execute(statement, params).scalar()
 

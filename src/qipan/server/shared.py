@@ -504,7 +504,7 @@ class SharedLobby:
                 self.link.failed(exc)
             finally:
                 with contextlib.suppress(*self.link.errors):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # (unannotated in redis-py)
             await asyncio.sleep(self.link.retry)
 
     async def close(self) -> None:
