@@ -3,13 +3,14 @@ game's owner, and the process that accepted the WebSocket (the *edge*) is a pipe
 
 Frames over the bus (:mod:`qipan.server.bus`; each also says ``from``, its sender)::
 
-    edge -> owner   {"t": "open", "s": sid, "edge": id, "game": G, "client": key}
+    edge -> owner   {"t": "open", "s": sid, "edge": id, "game": G, "client": key, "hello": {...}}
                     {"t": "in", "s": sid, "d": text}      a client message (binary: "b", base64)
                     {"t": "end", "s": sid}                the client has gone
     owner -> edge   {"t": "out", "s": [sid, ...], "d": text}
                     {"t": "close", "s": sid, "code": code}
 
-The owner runs the session of :mod:`qipan.server.socket` on a :class:`RemoteSocket`. What it
+The edge reads the hello (as parsed: written out again, a hello may not read the same) and the
+owner runs the session of :mod:`qipan.server.socket` on a :class:`RemoteSocket`. What it
 sends to one edge process in one turn of the event loop goes out together, one ``out`` per text:
 an update for spectators is published once per process, not once per spectator. The edge delivers
 an ``out`` only to the sessions it lists, so a seat's view reaches only that seat's connections.
@@ -39,7 +40,7 @@ from qipan.server.bus import Bus, BusDown
 from qipan.server.connections import MAX_SEND_QUEUE, Client, dumps
 from qipan.server.errors import Elsewhere
 from qipan.server.limits import client_key
-from qipan.server.socket import Conn, error, play, receive_hello, refuse, too_long
+from qipan.server.socket import Conn, error, play, refuse, too_long
 
 log = logging.getLogger("qipan.server")
 
@@ -59,11 +60,12 @@ class RemoteSocket:
     """The owner's end of a relayed session, as a :class:`qipan.server.socket.Conn`: fed by the
     edge's frames, sending through the relay's batches."""
 
-    def __init__(self, relay: Relay, sid: str, edge: str, game: str, client: str):
+    def __init__(self, relay: Relay, sid: str, edge: str, game: str, client: str, hello: dict[str, Any]):
         self.relay = relay
         self.sid = sid
         self.edge = edge
         self.game = game
+        self.hello = hello
         self.scope: Mapping[str, Any] = {"type": "websocket", "client": (client, 0)}
         self.state: Any = relay.state
         self.inbox: asyncio.Queue[str | bytes | None] = asyncio.Queue()
@@ -236,12 +238,11 @@ class Relay:
             await client.stop()
 
     async def _forward(self, session: Piped, conn: Conn, game_id: str, hello: dict[str, Any]) -> None:
-        """Send the owner the session's opening, then every client message (counted against the
-        client's rate here; one that is refused or too long is answered here)."""
+        """Send the owner the session's opening with its hello, then every client message (counted
+        against the client's rate here; one that is refused or too long is answered here)."""
         opening = {"t": "open", "s": session.sid, "edge": self.bus.id, "game": game_id,
-                   "client": client_key(conn.scope)}
-        if not await self._to_owner(session, opening) or \
-                not await self._to_owner(session, {"t": "in", "s": session.sid, "d": dumps(hello)}):
+                   "client": client_key(conn.scope), "hello": hello}
+        if not await self._to_owner(session, opening):
             return
         while (data := await conn.receive()) is not None:
             refused = await conn.refusal("message")
@@ -286,20 +287,19 @@ class Relay:
     # -- the owner ---------------------------------------------------------------------------------
 
     def _open(self, frame: dict[str, Any]) -> None:
-        sid, edge, game, client = (frame.get(k) for k in ("s", "edge", "game", "client"))
+        sid, edge, game, client, hello = (frame.get(k) for k in ("s", "edge", "game", "client", "hello"))
         if not all(isinstance(v, str) and 0 < len(v) <= 100 for v in (sid, edge, game, client)) \
+                or not isinstance(hello, dict) or hello.get("type") != "hello" \
                 or edge != frame["from"] or sid in self.remotes:
             return
         assert isinstance(sid, str) and isinstance(edge, str) and isinstance(game, str) and isinstance(client, str)
-        remote = self.remotes[sid] = RemoteSocket(self, sid, edge, game, client)
+        remote = self.remotes[sid] = RemoteSocket(self, sid, edge, game, client, hello)
         remote.task = asyncio.create_task(self._serve(remote))
 
     async def _serve(self, remote: RemoteSocket) -> None:
         """Run a relayed session here, as if its WebSocket were local."""
         try:
-            hello = await receive_hello(remote)
-            if hello is not None:
-                await play(remote, remote.game, hello)
+            await play(remote, remote.game, remote.hello)
         except Elsewhere:  # the game moved on meanwhile: the client reconnects, and finds it
             await remote.close(1012)
         except ConnectionError:  # the session ended while a message was on its way
