@@ -622,3 +622,6 @@ def test_cluster_mode_needs_postgresql(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"--redis needs a PostgreSQL --db \(several processes share it\)"):
         create_app(str(tmp_path / "q.db"), redis_url="redis://127.0.0.1:1/0")
     assert not (tmp_path / "q.db").exists()
+    with pytest.raises(ValueError) as caught:
+        create_app("postgresql://qipan@127.0.0.1:1/qipan", redis_url="http://:s3cret@127.0.0.1/0")
+    assert str(caught.value).startswith("--redis http://***@127.0.0.1/0 is not a Redis URL; use redis://")

@@ -29,7 +29,7 @@ from starlette.routing import Match
 
 from qipan.core import GameError, load
 from qipan.core.clock import TimeControl
-from qipan.core.errors import brief
+from qipan.core.errors import brief, brief_text
 from qipan.server import meta as meta_module
 from qipan.server import models
 from qipan.server.edge import Edge, redact_logs
@@ -398,9 +398,13 @@ def create_app(
     return app
 
 
+REDIS_NEEDS_POSTGRES = "--redis needs a PostgreSQL --db (several processes share it)"
+
+
 def check_cluster(db_url: str, redis_url: str) -> None:
-    """Refuse cluster mode where it cannot work: ValueError for a database other processes cannot
-    share or a URL that is not Redis's, ImportError when redis-py is missing."""
+    """Refuse cluster mode where it cannot work, in one line without the password: ValueError
+    for a database other processes cannot share (``db_url`` normalised) or a URL that is not
+    Redis's, ImportError when redis-py is missing."""
     import importlib.util
 
     from qipan.server.bus import MISSING
@@ -408,12 +412,10 @@ def check_cluster(db_url: str, redis_url: str) -> None:
     if not db_url.startswith("postgresql"):
         raise ValueError(REDIS_NEEDS_POSTGRES)
     if not redis_url.startswith(("redis://", "rediss://")):
-        raise ValueError(f"the Redis URL must start with redis:// or rediss://, not {brief(safe_url(redis_url), 40)}")
+        raise ValueError(f"--redis {brief_text(safe_url(redis_url), 60)} is not a Redis URL; use "
+                         "redis://:PASSWORD@HOST:PORT/DB, or rediss://… for TLS")
     if importlib.util.find_spec("redis") is None:
         raise ImportError(MISSING)
-
-
-REDIS_NEEDS_POSTGRES = "--redis needs a PostgreSQL --db (several processes share it)"
 
 
 @contextlib.asynccontextmanager

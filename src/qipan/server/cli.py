@@ -210,19 +210,15 @@ def check_redis(url: str, db: str | None) -> None:
     from urllib.parse import urlsplit
 
     from qipan.core.errors import brief_text
-    from qipan.server.app import REDIS_NEEDS_POSTGRES
-    from qipan.server.bus import MISSING
+    from qipan.server.app import check_cluster
     from qipan.server.store import StoreError, normalise_url, safe_url
 
-    if db is None or not normalise_url(db).startswith("postgresql"):
-        raise StoreError(REDIS_NEEDS_POSTGRES)
-    if not url.startswith(("redis://", "rediss://")):
-        raise StoreError(f"--redis {brief_text(safe_url(url), 60)} is not a Redis URL; use "
-                         "redis://:PASSWORD@HOST:PORT/DB, or rediss://… for TLS")
     try:
-        import redis
-    except ImportError:
-        raise StoreError(MISSING) from None
+        check_cluster("" if db is None else normalise_url(db), url)
+    except (ValueError, ImportError) as exc:
+        raise StoreError(str(exc)) from None
+    import redis
+
     try:
         password = urlsplit(url).password
         client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
