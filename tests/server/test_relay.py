@@ -5,6 +5,7 @@ run there, and what happens when the owner or Redis goes away."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import threading
@@ -115,16 +116,23 @@ def redis() -> Iterator[RedisServer]:
         yield server
 
 
-@pytest.fixture(scope="module")
-def pair(pg_url: str, redis: RedisServer) -> Iterator[tuple[Served, Served]]:
-    """Processes A and B; games are created on A (so A owns them) and reached through B."""
-    a = serve(pg_url, redis.url)
-    b = serve(pg_url, redis.url)
+@contextlib.contextmanager
+def two_processes(pg_url: str, redis_url: str) -> Iterator[tuple[Served, Served]]:
+    """Processes A and B on one database and one Redis, stopped afterwards."""
+    a = serve(pg_url, redis_url)
+    b = serve(pg_url, redis_url)
     try:
         yield a, b
     finally:
         b.stop()
         a.stop()
+
+
+@pytest.fixture(scope="module")
+def pair(pg_url: str, redis: RedisServer) -> Iterator[tuple[Served, Served]]:
+    """Processes A and B; games are created on A (so A owns them) and reached through B."""
+    with two_processes(pg_url, redis.url) as both:
+        yield both
 
 
 def database(pg_url: str) -> str:
@@ -135,14 +143,8 @@ def database(pg_url: str) -> str:
 @pytest.fixture
 def own_pair(pg_url: str, redis: RedisServer) -> Iterator[tuple[Served, Served]]:
     """A pair of its own (its own database) for a test that breaks it."""
-    url = database(pg_url)
-    a = serve(url, redis.url)
-    b = serve(url, redis.url)
-    try:
-        yield a, b
-    finally:
-        b.stop()
-        a.stop()
+    with two_processes(database(pg_url), redis.url) as both:
+        yield both
 
 
 def create(served: Served, game: str = "abalone", **body: Any) -> Message:
