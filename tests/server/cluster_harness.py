@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from qipan.server.store import normalise_url
 
 from . import postgres
-from .helpers import free_port
+from .helpers import end_process, free_port
 from .redis_server import RedisServer, redis_server
 
 SERVER_FLAGS = ("--ai-workers", "1", "--ai-delay", "0", "--log-level", "warning")
@@ -123,12 +123,7 @@ class Node:
             return
         if self.paused:
             self.resume()
-        self.proc.terminate()
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
+        end_process(self.proc, grace=20)
         self.proc = None
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import signal
 import socket
+import subprocess
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
@@ -76,6 +78,17 @@ class History:
             self.moves[first:] = message["moves"]
             assert [m["ply"] for m in self.moves] == list(range(1, message["ply"] + 1))
         return message
+
+
+def end_process(proc: subprocess.Popen[Any], sig: signal.Signals = signal.SIGTERM, grace: float = 15.0) -> None:
+    """Send ``sig`` to ``proc`` (if it still runs) and wait for it; SIGKILL after ``grace`` seconds."""
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 def free_port() -> int:

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .helpers import free_port
+from .helpers import end_process, free_port
 
 
 def binary() -> str:
@@ -109,16 +109,9 @@ class RedisServer:
         self.start()
 
     def _end(self, sig: signal.Signals) -> None:
-        if self.proc is None:
-            return
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(15)
-        self.proc = None
+        if self.proc is not None:
+            end_process(self.proc, sig)
+            self.proc = None
 
 
 @contextlib.contextmanager

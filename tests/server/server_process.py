@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from .helpers import History, Message, free_port
+from .helpers import History, Message, end_process, free_port
 
 
 class ServerProcess:
@@ -59,12 +59,7 @@ class ServerProcess:
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+            end_process(self.proc, grace=10)
             self.proc = None
 
     def post(self, path: str, body: Any, status: int = 201) -> Message:
