@@ -34,6 +34,21 @@ def free_port() -> int:
         return port
 
 
+def wait_until_up(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Return once the server at ``base`` answers (60 s at most); SystemExit with the tail of its
+    ``log`` if it does not, or ``proc`` ends first."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{base}/api/games?limit=1", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise SystemExit(f"{base} did not start: {log.read_text(errors='replace')[-2000:]}")
+        time.sleep(0.2)
+
+
 @contextmanager
 def server(src: Path, db: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``python -m qipan.server`` from ``src`` on a free port (AI delay 0); its URL and process."""
@@ -49,16 +64,7 @@ def server(src: Path, db: Path, *options: str) -> Iterator[tuple[str, subprocess
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/games?limit=1", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
-            time.sleep(0.2)
+        wait_until_up(base, proc, log)
         yield base, proc
     finally:
         proc.terminate()

@@ -39,7 +39,7 @@ from typing import Any
 
 import httpx
 
-from running_server import UNLIMITED, free_port
+from running_server import UNLIMITED, free_port, wait_until_up
 from server_load import player
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,19 +94,6 @@ def servers(n: int, db: str, redis: RedisServer, folder: Path, nginx: bool) -> I
             proxy.terminate()
             proxy.wait(10)
         cluster.stop()
-
-
-def wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{url}/api/games?limit=1", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline or proc.poll() is not None:
-            raise SystemExit(f"{url} did not start: {log.read_text(errors='replace')[-2000:]}")
-        time.sleep(0.2)
 
 
 NGINX = """\
