@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from .helpers import Message
-from .test_relay import Served, own_pair, pair, pg_url, redis, seated
+from .test_relay import Served, close_code, hello, own_pair, pair, pg_url, redis, seated, wait_for
 
 __all__ = ["own_pair", "pair", "pg_url", "redis"]  # the fixtures this module uses
 
@@ -45,11 +45,11 @@ def test_a_hello_the_owner_accepts_is_accepted_through_the_relay(pair: tuple[Ser
     client was told its message was too long, then closed 4408 for no hello)."""
     a, b = pair
     game_id, _ = seated(a, b)
-    hello = '{"type": "hello", "pad": [' + ",".join(["1e5"] * 1900) + "]}"
-    assert len(hello) < 8192 < len(json.dumps(json.loads(hello)))
+    padded = '{"type": "hello", "pad": [' + ",".join(["1e5"] * 1900) + "]}"
+    assert len(padded) < 8192 < len(json.dumps(json.loads(padded)))
     seen = []
     for served in (a, b):
-        with raw_socket(served, game_id, hello) as ws:
+        with raw_socket(served, game_id, padded) as ws:
             seen.append(answers(ws, 1))
     assert seen[0][1][0]["type"] == "update" and seen[0][1][0]["seat"] is None
     assert seen[1] == seen[0]
@@ -61,10 +61,55 @@ def test_a_relayed_hello_is_checked_like_a_direct_one(pair: tuple[Served, Served
     hellos = [{"type": "hello", "seat": 0, "token": "x" * 8000}, {"type": "hello", "seat": 7, "token": tokens[0]},
               {"type": "hello", "seat": 0, "token": [tokens[0]]}, {"type": "hello", "seat": 1, "token": tokens[0]},
               {"type": "hello", "seat": 0, "token": tokens[0], "name": "\u0000"}]
-    for hello in hellos:
+    for message in hellos:
         seen = []
         for served in (a, b):
-            with raw_socket(served, game_id, json.dumps(hello)) as ws:
-                seen.append(answers(ws, 2 if "name" in hello else None))  # (a bad name: the seat is kept)
-        assert seen[0] == seen[1], hello
-        assert seen[0][0] == (None if "name" in hello else 4403)
+            with raw_socket(served, game_id, json.dumps(message)) as ws:
+                seen.append(answers(ws, 2 if "name" in message else None))  # (a bad name: the seat is kept)
+        assert seen[0] == seen[1], message
+        assert seen[0][0] == (None if "name" in message else 4403)
+
+
+# -- one process losing Redis while the other keeps it -------------------------------------------------
+
+
+def blip(served: Served) -> None:
+    """The bus of ``served`` goes down and comes back, as when its own connection to Redis breaks
+    (the other process's stays up and notices nothing)."""
+    bus = served.state.bus
+
+    async def down() -> None:
+        bus._down("its connection to Redis broke")
+
+    served.run(down)
+    wait_for(lambda: bus.up)
+
+
+def test_a_relayed_client_is_sent_away_when_the_owner_alone_lost_redis(own_pair: tuple[Served, Served]) -> None:
+    """The owner ended its relayed sessions when its bus went down; the edge, whose bus stayed
+    up, must hear of it once the owner is back, or its client waits for updates that never come."""
+    a, b = own_pair
+    game_id, tokens = seated(a, b)
+    relayed = b.socket(game_id, hello(tokens, 1))
+    relayed.until_moves(0)
+    blip(a)
+    code, _ = close_code(relayed, timeout=10)  # (it sends nothing: only the servers can tell it)
+    assert code == 1012
+    wait_for(lambda: not b.state.relay.piped)
+    again = b.socket(game_id, hello(tokens, 1))  # the client reconnects and plays on
+    assert again.until_moves(0)["seat"] == 1
+    again.close()
+
+
+def test_the_owner_forgets_a_relayed_session_when_the_edge_alone_lost_redis(own_pair: tuple[Served, Served]) -> None:
+    """The edge closed its client's WebSocket when its bus went down; the owner, whose bus stayed
+    up, must not keep the session (the seat shown connected, the game held) until it next sends."""
+    a, b = own_pair
+    game_id, tokens = seated(a, b)
+    relayed = b.socket(game_id, hello(tokens, 0))
+    relayed.until_moves(0)
+    assert a.get(f"/api/games/{game_id}").json()["seats"][0]["connected"] is True
+    blip(b)
+    assert close_code(relayed)[0] == 1012
+    wait_for(lambda: not a.state.relay.remotes, timeout=10)
+    assert a.get(f"/api/games/{game_id}").json()["seats"][0]["connected"] is False

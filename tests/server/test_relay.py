@@ -546,6 +546,7 @@ class QuietBus:
     def __init__(self) -> None:
         self.handlers: dict[str, Callable[[Message], None]] = {}
         self.on_down: list[Callable[[], None]] = []
+        self.on_up: list[Callable[[], None]] = []
         self.posted: list[tuple[str, Message]] = []
 
     def post(self, process: str, frame: Message) -> None:

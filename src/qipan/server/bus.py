@@ -93,6 +93,8 @@ class Bus:
         """Frame type -> its handler (called in the event loop; it must not block)."""
         self.on_down: list[Callable[[], None]] = []
         """Called when the bus goes down: every frame sent or received from then on may be lost."""
+        self.on_up: list[Callable[[], None]] = []
+        """Called when the bus is up (again): frames sent from then on are delivered."""
         self.up = False
         self._queue: collections.deque[tuple[str, str, asyncio.Future[int] | None]] = collections.deque()
         self._wake = asyncio.Event()
@@ -185,6 +187,11 @@ class Bus:
                     await self._redis.connection_pool.disconnect()
                     self.up = True
                     log.info("the bus to the other server processes is up (Redis)")
+                    for callback in self.on_up:  # (before any other frame: they go out first)
+                        try:
+                            callback()
+                        except Exception:
+                            log.exception("a callback for the bus coming up failed")
                 self._subscribed.set()
                 delay = BACKOFF[0]
                 await self._read(pubsub)

@@ -21,7 +21,8 @@ Failures: a publish that reaches nobody, an owner no longer alive (checked every
 :data:`WATCH` seconds), or a ``close`` end the edge's WebSocket with 1012 (the client reconnects,
 to any process, and resyncs); an edge no longer alive ends its sessions at the owner. When Redis
 is lost every relayed session ends (1012 at the edge), and until it is back a WebSocket for a game
-owned elsewhere is refused with 1013. A frame for a session a process does not know is dropped,
+owned elsewhere is refused with 1013; once it is back, the other end of each session that ended
+is told (its process may have kept Redis all along). A frame for a session a process does not know is dropped,
 and the sender told (``end`` or ``close``) where that ends something.
 """
 
@@ -192,6 +193,9 @@ class Relay:
         """Sessions other processes relay to games this process owns, by sid."""
         bus.handlers.update(open=self._open, **{"in": self._in}, end=self._end, out=self._out, close=self._close)
         bus.on_down.append(self._lost)
+        bus.on_up.append(self._back)
+        self._unsaid: list[tuple[str, dict[str, Any]]] = []  # (process, frame) the bus was down to send
+        self._unsaid_by: str | None = None  # the bus's id then
         self._watch: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -230,9 +234,8 @@ class Relay:
             for task in (reader, ended):
                 task.cancel()
             await asyncio.gather(reader, ended, return_exceptions=True)
-            if session.code is None:  # the client has gone
-                self.bus.post(owner, {"t": "end", "s": sid})
-            else:
+            self.bus.post(owner, {"t": "end", "s": sid})  # (the client has gone, or the owner may not know)
+            if session.code is not None:
                 await drain(client)
                 await conn.close(session.code)
             await client.stop()
@@ -336,11 +339,23 @@ class Relay:
     # -- failures ----------------------------------------------------------------------------------
 
     def _lost(self) -> None:
-        """Redis is lost: frames may have been lost with it, so every relayed session ends."""
+        """Redis is lost: frames may have been lost with it, so every relayed session ends. The
+        other ends are told once the bus is back: their processes may not have lost Redis."""
+        self._unsaid_by = self.bus.id
         for session in list(self.piped.values()):
             session.finish(1012)
+            self._unsaid.append((session.owner, {"t": "end", "s": session.sid}))
         for remote in list(self.remotes.values()):
             remote.end()
+            self._unsaid.append((remote.edge, {"t": "close", "s": remote.sid, "code": 1012}))
+
+    def _back(self) -> None:
+        """The bus is up again: end the other side of the sessions that ended while it was down
+        (under a new id nobody would believe it: their watchdogs end those)."""
+        unsaid, self._unsaid = self._unsaid, []
+        if self.bus.id == self._unsaid_by:
+            for process, frame in unsaid:
+                self.bus.post(process, frame)
 
     async def _watchdog(self) -> None:
         """End the sessions whose other end's process is no longer alive."""
