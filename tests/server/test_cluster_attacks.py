@@ -4,15 +4,24 @@ on one PostgreSQL and one Redis, served in threads of this process as in :mod:`t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import logging
+import secrets
 import time
 from collections.abc import Iterator
 
+import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from .helpers import Message
+from qipan.server.expiry import Expiry, watch
+from qipan.server.store import normalise_url
+
+from . import postgres
+from .helpers import Message, eventually
+from .test_cluster_leases import cluster_of, new_game, node
 from .test_relay import Served, close_code, hello, own_pair, pair, pg_url, redis, seated, wait_for
 
 __all__ = ["own_pair", "pair", "pg_url", "redis"]  # the fixtures this module uses
@@ -113,3 +122,29 @@ def test_the_owner_forgets_a_relayed_session_when_the_edge_alone_lost_redis(own_
     assert close_code(relayed)[0] == 1012
     wait_for(lambda: not a.state.relay.remotes, timeout=10)
     assert a.get(f"/api/games/{game_id}").json()["seats"][0]["connected"] is False
+
+
+# -- a process that lost its games without knowing it yet ------------------------------------------------
+
+
+def test_an_expiry_on_a_game_taken_over_meanwhile_lets_it_go_without_a_traceback(
+        pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A paused process wakes up and its expiry watch ends a game another process took over
+    meanwhile: refused (fenced), the game dropped here, and no 'could not end expired game'
+    traceback in the log (nothing failed: the game is played elsewhere)."""
+    db = postgres.new_database(normalise_url(pg_url), f"attacks_{secrets.token_hex(4)}")
+
+    async def scenario() -> None:
+        async with node(db) as a, node(db) as b:
+            live = await new_game(a)
+            cluster_of(a)._tasks[0].cancel()  # A stops renewing its lease, as if paused
+            await eventually(lambda: b.games.get(live.id), "B to take the game over")
+            assert a.games.get(live.id) is live  # A does not know yet
+            watching = asyncio.create_task(watch(a, Expiry(unstarted=0.001, idle=0.001)))
+            await eventually(lambda: live.lost, "A's expiry watch to reach the game")
+            watching.cancel()
+            assert live.id not in a.games and not b.games[live.id].match.over
+
+    with caplog.at_level(logging.INFO, logger="qipan.server"):
+        asyncio.run(scenario())
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], caplog.text

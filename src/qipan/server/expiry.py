@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from qipan.core import Match
+from qipan.server.errors import Fenced
 
 if TYPE_CHECKING:
     from qipan.server.hub import Hub
@@ -162,6 +163,8 @@ async def watch(hub: Hub, policy: Expiry) -> None:
             try:
                 if await expire(live, policy):
                     log.info("game %s expired: %s", live.id, (live.match.result() or {}).get("text"))
+            except Fenced:  # another process owns it now (the hub let it go): it expires it there
+                pass
             except Exception:  # e.g. the database is down: the next sweep tries again
                 log.exception("could not end expired game %s", live.id)
         await asyncio.sleep(max(0.01, wake - time.time()))
