@@ -21,7 +21,7 @@ from qipan.server.store import normalise_url
 
 from . import postgres
 from .helpers import Message, eventually
-from .test_cluster_leases import cluster_of, new_game, node
+from .test_cluster_leases import cluster_of, move, new_game, node, ownership, query, stored_moves
 from .test_relay import Served, close_code, hello, own_pair, pair, pg_url, redis, seated, wait_for
 
 __all__ = ["own_pair", "pair", "pg_url", "redis"]  # the fixtures this module uses
@@ -148,3 +148,34 @@ def test_an_expiry_on_a_game_taken_over_meanwhile_lets_it_go_without_a_traceback
     with caplog.at_level(logging.INFO, logger="qipan.server"):
         asyncio.run(scenario())
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], caplog.text
+
+
+def test_a_game_opened_while_the_sweeper_claims_it_keeps_its_newest_fence(pg_url: str) -> None:
+    """A process's sweeper claims an orphaned game (its owner died) while a client reconnecting to
+    the same process opens it: the open waits for the claim's row lock and takes the game with the
+    next fence. The sweeper, coming back later, must not put its older fence back, or every write
+    of the game is refused as if another process had taken it over."""
+    db = postgres.new_database(normalise_url(pg_url), f"attacks_{secrets.token_hex(4)}")
+
+    async def scenario() -> None:
+        async with node(db, sweep=3600.0) as a:
+            cluster = cluster_of(a)
+            orphan = await new_game(a)
+            a.games.pop(orphan.id).stop()  # its process died: nobody holds it
+            query(db, "UPDATE games SET owner = NULL WHERE id = :g", g=orphan.id)
+            loop = asyncio.get_running_loop()
+            claim = cluster._claim
+
+            def claim_then_open(me: str) -> list[tuple[str, int]]:
+                claimed = claim(me)  # committed: then the client's open gets through first
+                asyncio.run_coroutine_threadsafe(a.get(orphan.id), loop).result(30)
+                return claimed
+
+            cluster._claim = claim_then_open  # type: ignore[method-assign]
+            assert await cluster.sweep() == 0  # (opened already)
+            live = a.games[orphan.id]
+            assert cluster.fences[orphan.id] == ownership(db, orphan.id)[1] == 3
+            await move(live)  # its write is not fenced
+            assert not live.lost and len(stored_moves(db, orphan.id)) == 1
+
+    asyncio.run(scenario())

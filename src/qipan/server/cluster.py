@@ -232,8 +232,13 @@ class Cluster:
         fence = await self._db(self._scalar, ACQUIRE, {"me": me, "game": game_id})
         if fence is None or self.id != me:  # (re-registered meanwhile: taken by the old id)
             return None
-        self.fences[game_id] = int(fence)
-        return int(fence)
+        return self._hold(game_id, int(fence))
+
+    def _hold(self, game_id: str, fence: int) -> int:
+        """Keep ``fence`` for ``game_id`` unless this process took the game again since (a claim
+        and an acquire of one game may return in either order): its newest fence."""
+        self.fences[game_id] = max(fence, self.fences.get(game_id, 0))
+        return self.fences[game_id]
 
     async def locate(self, game_id: str) -> tuple[bool, str | None]:
         """Whether ``game_id`` exists, and the live process that owns it (None: nobody)."""
@@ -306,7 +311,7 @@ class Cluster:
         if self.id != me:  # re-registered meanwhile: those games are orphans again
             return 0
         for game_id, fence in claimed:
-            self.fences[game_id] = fence
+            self._hold(game_id, fence)
         if claimed:
             log.info("server process %s took over %d game(s)", me, len(claimed))
         retry, self._retry = self._retry, set()
