@@ -387,3 +387,19 @@ def test_a_database_from_before_clusters_gets_owners_fences_and_processes(kind: 
         assert row is not None and row.game == "abalone"  # the new columns stay out of GameRow
     finally:
         store.close()
+
+
+def test_a_game_owned_elsewhere_is_answered_while_this_process_loads_another(db: str) -> None:
+    async def scenario() -> None:
+        async with node(db) as a, node(db) as b:
+            live = await new_game(a)
+            # B is busy loading (its loading lock held, as by a long replay): asking B for a game
+            # A owns must still say Elsewhere at once, not queue behind the load.
+            async with b._loading:
+                with pytest.raises(Elsewhere) as where:
+                    await asyncio.wait_for(b.get(live.id), timeout=30)
+                with pytest.raises(NotFound):
+                    await asyncio.wait_for(b.get("no-such-game"), timeout=30)
+            assert where.value.owner == cluster_of(a).id
+
+    asyncio.run(scenario())

@@ -188,6 +188,15 @@ class Hub:
         live = self.games.get(game_id)
         if live is not None:
             return live
+        if self.cluster is not None and game_id not in self.unavailable:
+            # A game another live process owns is answered without waiting for the loading
+            # lock: every relayed WebSocket and operation asks here, and would otherwise queue
+            # behind each other's database round trips (after a crash, all at once).
+            exists, owner = await self.cluster.locate(game_id)
+            if not exists:
+                raise NotFound(f"there is no game {brief(game_id, 40)}")
+            if owner is not None and owner != self.cluster.id:
+                raise Elsewhere(owner)
         async with self._loading:
             live = self.games.get(game_id)
             if live is not None:
