@@ -9,10 +9,13 @@ import contextlib
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -22,7 +25,7 @@ from qipan.server.store import normalise_url
 from . import postgres
 from .helpers import Message, eventually
 from .test_cluster_leases import cluster_of, move, new_game, node, ownership, query, stored_moves
-from .test_relay import Served, close_code, hello, own_pair, pair, pg_url, redis, seated, wait_for
+from .test_relay import Served, close_code, create, hello, own_pair, pair, pg_url, redis, seated, wait_for
 
 __all__ = ["own_pair", "pair", "pg_url", "redis"]  # the fixtures this module uses
 
@@ -179,3 +182,52 @@ def test_a_game_opened_while_the_sweeper_claims_it_keeps_its_newest_fence(pg_url
             assert not live.lost and len(stored_moves(db, orphan.id)) == 1
 
     asyncio.run(scenario())
+
+
+# -- a process busy loading a game ---------------------------------------------------------------------
+
+
+def test_a_slow_load_does_not_hold_up_connections_relayed_to_other_processes(own_pair: tuple[Served, Served]) -> None:
+    """B loads one game (a long replay, or one a client asks for again and again) while a client
+    opens, through B, a game A plays: that connection needs nothing loaded on B and must not wait
+    for the load (every relayed connection of B would queue behind one hostile client's requests)."""
+    a, b = own_pair
+    playing, tokens = seated(a, b)
+    orphan = create(a)["id"]  # a game whose process died: B takes it and loads it when asked
+    a.run(lambda: _unload(a, orphan))
+    with a.state.hub.store.engine.begin() as c:
+        c.execute(sa.text("UPDATE games SET owner = NULL WHERE id = :g"), {"g": orphan})
+    hub = b.state.hub
+    release = b.run(_event)
+    loading = b.run(_event)
+    load = hub._load
+
+    async def slow_load(row: Any) -> Any:
+        loading.set()
+        await release.wait()
+        return await load(row)
+
+    hub._load = slow_load
+    asking = threading.Thread(target=b.get, args=(f"/api/games/{orphan}",))
+    asking.start()
+    try:
+        wait_for(loading.is_set)
+        relayed = b.socket(playing, hello(tokens, 0))
+        assert relayed.until_moves(0)["seat"] == 0  # while B is still loading the other game
+        assert not release.is_set()
+        relayed.close()
+    finally:
+        b.run(lambda: _set(release))
+        asking.join(30)
+
+
+async def _event() -> asyncio.Event:
+    return asyncio.Event()
+
+
+async def _set(event: asyncio.Event) -> None:
+    event.set()
+
+
+async def _unload(served: Served, game_id: str) -> None:
+    served.state.hub.games.pop(game_id).stop()
