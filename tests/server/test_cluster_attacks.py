@@ -231,3 +231,21 @@ async def _set(event: asyncio.Event) -> None:
 
 async def _unload(served: Served, game_id: str) -> None:
     served.state.hub.games.pop(game_id).stop()
+
+
+def test_processes_joining_at_about_the_same_time_share_the_orphaned_games(pg_url: str) -> None:
+    """A cluster starting, or every process joining again after a PostgreSQL outage (each lease
+    lapsed): the first process to join must not take every unfinished game before the others have
+    joined and are counted (it took all 39 after a database restart, the other none)."""
+    db = postgres.new_database(normalise_url(pg_url), f"attacks_{secrets.token_hex(4)}")
+
+    async def scenario() -> None:
+        async with node(db) as old:
+            games = [(await new_game(old)).id for _ in range(10)]
+        async with node(db, lease=2.0, heartbeat=0.5, sweep=1.0) as a:
+            await asyncio.sleep(0.3)  # (processes never start at exactly the same moment)
+            async with node(db, lease=2.0, heartbeat=0.5, sweep=1.0) as b:
+                await eventually(lambda: len(a.games) + len(b.games) == len(games), "every game to be taken")
+                assert min(len(a.games), len(b.games)) >= 3, (len(a.games), len(b.games))
+
+    asyncio.run(scenario())

@@ -68,6 +68,11 @@ HEARTBEAT = 1.0
 """Seconds between lease renewals."""
 SWEEP = 1.0
 """Seconds between two looks for games nobody owns."""
+JOINING = 2
+"""Heartbeats a process that has just joined (or joined again) waits before it sweeps: processes
+joining at about the same time (a cluster starting, every process joining again after a database
+outage) then count each other and share the games nobody owns, instead of the first one taking
+them all. A game someone opens meanwhile is taken at once, by the process they reach."""
 ALIVE_CACHE = 1.0
 """Seconds :meth:`Cluster.alive` may answer from its last look."""
 FORGET_UNLOADED = 60.0
@@ -137,6 +142,7 @@ class Cluster:
         self.hub: Hub | None = None
         """The hub whose games these are (set by ``Hub(cluster=...)``)."""
         self._registered = False
+        self._joined = -math.inf  # when it last (re)registered, by time.monotonic()
         self._tasks: list[asyncio.Task[None]] = []
         self._closed = False
         self._live: frozenset[str] = frozenset()
@@ -149,7 +155,7 @@ class Cluster:
 
     async def start(self) -> None:
         """Register this process, then renew its lease and sweep for orphaned games in the
-        background (the first sweep resumes games at once). Raises StorageUnavailable if the
+        background (from :data:`JOINING` heartbeats on: the first sweep resumes games). Raises StorageUnavailable if the
         database cannot be reached."""
         if self.hub is None:
             raise RuntimeError("build the Hub with cluster=... before starting the cluster")
@@ -182,6 +188,7 @@ class Cluster:
                   "lease": self.lease}
         await self._db(self._execute, REGISTER, params)
         self._registered = True
+        self._joined = time.monotonic()
 
     async def _heartbeat(self) -> None:
         """Renew the lease; after LEASE seconds without a renewal (by this process's clock), or
@@ -289,6 +296,9 @@ class Cluster:
 
     async def _sweeper(self) -> None:
         while True:
+            if (wait := self._joined + JOINING * self.heartbeat - time.monotonic()) > 0:
+                await asyncio.sleep(wait)  # (just joined: let the others joining with it be counted)
+                continue
             try:
                 await self.sweep()
                 if self._sweep_failing:
