@@ -302,6 +302,13 @@ async def play_step(site: Site, result: Result, args: argparse.Namespace, route:
     go = asyncio.Event()
     rng = random.Random(args.seed)
     tasks = []
+    aborting: list[asyncio.Task[None]] = []
+
+    def give_up(task: asyncio.Task[int]) -> None:
+        """A player that failed before the start breaks the barrier, so the others stop waiting."""
+        if not go.is_set() and not task.cancelled() and task.exception() is not None:
+            aborting.append(asyncio.create_task(ready.abort()))
+
     for number, created in enumerate(games):
         for seat in (0, 1):
             home = owner.get(created["id"])
@@ -309,8 +316,7 @@ async def play_step(site: Site, result: Result, args: argparse.Namespace, route:
             times = result.latencies["unknown" if home is None else "direct" if where == home else "relayed"]
             task = asyncio.create_task(player(site.urls[where].replace("http", "ws", 1), created, seat, args.moves,
                                               args.think, random.Random(rng.random()), times, ready, go))
-            task.add_done_callback(lambda t: ready.abort() if not go.is_set() and not t.cancelled() and t.exception()
-                                   else None)
+            task.add_done_callback(give_up)
             tasks.append(task)
     try:
         await asyncio.wait_for(ready.wait(), 120)
@@ -342,6 +348,11 @@ def run_step(n: int, games: int, args: argparse.Namespace, services: Services, r
             servers(n, db, services.server, Path(tmp), args.nginx) as site:
         meter = Meter(site, services.postmaster, services.redis)
         asyncio.run(play_step(site, result, args, route or round_robin(), meter))
+        if result.failed:  # say why, from the processes' own logs (gone with the folder)
+            for node in site.cluster.nodes:
+                said = [line for line in node.log.read_text(errors="replace").splitlines()
+                        if line.startswith(("WARNING", "ERROR"))]
+                result.failed += [f"process {node.index}: {line[:200]}" for line in said[:5]]
     return result
 
 
@@ -394,8 +405,8 @@ def describe(r: Result) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--processes", default="1,2,3", help="process counts to measure (default 1,2,3)")
-    parser.add_argument("--steps", default="100,200,400,600,800,1000,1200,1600",
-                        help="concurrent games of the ramp's steps (default 100,...,1600)")
+    parser.add_argument("--steps", default="100,200,300,400,500,600,800,1000,1200,1600",
+                        help="concurrent games of the ramp's steps (default 100,200,...,1600)")
     parser.add_argument("--moves", type=int, default=20, help="plies per game in a step (default 20)")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player thinks (default 1)")
     parser.add_argument("--cross-games", type=int, default=100,
@@ -441,14 +452,15 @@ def main() -> None:
                 print(f"  cross-process run: {args.cross_games} games, seat 0 on the owner, seat 1 on another process")
                 cross[n] = run_step(n, args.cross_games, args, services, one_each(n))
                 print(describe(cross[n]), flush=True)
-    print("\nprocesses | games at p99 < 100 ms | moves/s | p50 | p99 | next step")
+    print("\nprocesses | games at p99 < 100 ms | moves/s | p50 | p99 | other jobs' CPU | next step")
     for n, (ok, bad) in best.items():
-        beyond = f"{bad.games} games: p99 {bad.p(99):.0f} ms{' (' + bad.failed[0] + ')' if bad.failed else ''}" \
-            if bad else "not reached"
+        beyond = (f"{bad.games} games: p99 {bad.p(99):.0f} ms, other jobs {bad.cpu['other jobs']:.0f}%"
+                  f"{' (' + bad.failed[0] + ')' if bad.failed else ''}") if bad else "not reached"
         if ok:
-            print(f"{n} | {ok.games} | {ok.rate:.0f} | {ok.p(50):.1f} ms | {ok.p(99):.1f} ms | {beyond}")
+            print(f"{n} | {ok.games} | {ok.rate:.0f} | {ok.p(50):.1f} ms | {ok.p(99):.1f} ms | "
+                  f"{ok.cpu['other jobs']:.0f}% | {beyond}")
         else:
-            print(f"{n} | none of the steps | | | | {beyond}")
+            print(f"{n} | none of the steps | | | | | {beyond}")
     if cross:
         print("\nprocesses | route | moves | p50 | p95 | p99")
         for n, r in cross.items():
