@@ -12,6 +12,7 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from qipan.server.expiry import Expiry, watch
-from qipan.server.store import normalise_url
+from qipan.server.store import Store, WriteFailed, Writer, normalise_url
 
 from . import postgres
 from .helpers import Message, eventually
@@ -249,3 +250,39 @@ def test_processes_joining_at_about_the_same_time_share_the_orphaned_games(pg_ur
                 assert min(len(a.games), len(b.games)) >= 3, (len(a.games), len(b.games))
 
     asyncio.run(scenario())
+
+
+# -- the database going away ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("failure", ["unreachable", "bug"])
+def test_a_write_the_database_refuses_is_one_log_line_unless_it_is_a_bug(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, failure: str) -> None:
+    """PostgreSQL restarting (or cut off) fails every write meanwhile: each is one line in the log
+    saying what the database said, not a 60-line traceback per move (tried: a database restart
+    under two processes). A write that fails for another reason (a bug) keeps its traceback."""
+    store = Store(f"sqlite:///{tmp_path / 'q.db'}")
+    writer = Writer(store)
+
+    def job(_conn: Any) -> None:
+        if failure == "unreachable":
+            raise sa.exc.OperationalError("INSERT ...", {}, Exception('connection to server at "db" failed: '
+                                                                      "Connection refused\nIs the server running?"))
+        raise ValueError("a bug")
+
+    async def write() -> None:
+        with pytest.raises(WriteFailed):
+            await writer.write(job)
+
+    try:
+        with caplog.at_level(logging.ERROR, logger="qipan.server"):
+            asyncio.run(write())
+    finally:
+        writer.close()
+        store.close()
+    [record] = [r for r in caplog.records if r.name == "qipan.server"]
+    if failure == "unreachable":
+        assert record.getMessage() == 'database write failed: connection to server at "db" failed: Connection refused'
+        assert record.exc_info is None
+    else:
+        assert record.getMessage() == "database write failed" and record.exc_info is not None

@@ -743,6 +743,8 @@ class Writer:
                 full = _is_full(exc)
                 if full:
                     log.error("database write failed: the database or its disk is full")
+                elif isinstance(exc, sa.exc.OperationalError):  # the database restarting, cut off, ...
+                    log.error("database write failed: %s", first_line(exc))
                 else:
                     log.exception("database write failed")
                 if not batch[0][1].done():  # a cancelled caller (shutdown) needs no answer
