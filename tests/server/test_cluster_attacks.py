@@ -20,7 +20,9 @@ import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from qipan.server.cluster import Cluster
 from qipan.server.expiry import Expiry, watch
+from qipan.server.hub import Hub
 from qipan.server.store import Store, WriteFailed, Writer, normalise_url
 
 from . import postgres
@@ -243,11 +245,20 @@ def test_processes_joining_at_about_the_same_time_share_the_orphaned_games(pg_ur
     async def scenario() -> None:
         async with node(db) as old:
             games = [(await new_game(old)).id for _ in range(10)]
-        async with node(db, lease=2.0, heartbeat=0.5, sweep=1.0) as a:
-            await asyncio.sleep(0.3)  # (processes never start at exactly the same moment)
-            async with node(db, lease=2.0, heartbeat=0.5, sweep=1.0) as b:
-                await eventually(lambda: len(a.games) + len(b.games) == len(games), "every game to be taken")
-                assert min(len(a.games), len(b.games)) >= 3, (len(a.games), len(b.games))
+        hubs = []
+        for _ in range(2):  # (made first: joining is then one statement, whatever the machine's load)
+            store = Store(db)
+            hubs.append(Hub(store, ai_processes=False, cluster=Cluster(store, lease=2.0, heartbeat=0.5, sweep=1.0)))
+        a, b = hubs
+        try:
+            await cluster_of(a).start()
+            await asyncio.sleep(0.3)  # (processes never join at exactly the same moment)
+            await cluster_of(b).start()
+            await eventually(lambda: len(a.games) + len(b.games) == len(games), "every game to be taken")
+            assert min(len(a.games), len(b.games)) >= 3, (len(a.games), len(b.games))
+        finally:
+            for hub in hubs:
+                await hub.close()
 
     asyncio.run(scenario())
 
