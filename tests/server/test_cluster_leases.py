@@ -201,16 +201,60 @@ def test_a_lapsed_lease_drops_every_game_and_the_process_joins_again_under_a_new
             old = cluster.id
 
             query(db, "UPDATE processes SET expires = clock_timestamp() - interval '1 second' WHERE id = :me", me=old)
-            await eventually(lambda: cluster.id != old, "the process to join again under a new id")
-            await eventually(lambda: watcher.codes == [1012], "the game's connection to be closed with 1012")
+
+            async def rejoined() -> bool:
+                # (The id changes first, its games are dropped, then it registers: only a lease
+                # under the new id says the whole lapse is over.)
+                return cluster.id != old and await cluster.alive([old, cluster.id]) == {cluster.id}
+
+            await eventually(rejoined, "the process to hold a lease again, under a new id")
+            assert watcher.codes == [1012]  # the game's connection, closed for the client to reconnect
             assert live.lost and ai_task.done() and clock_task.done()
             assert workers.forgotten == [live.agent_key(1)]  # the AI worker's state of the game
-            assert await cluster.alive([old, cluster.id]) == {cluster.id}
 
             # Its game has no live owner now: a sweep (its own, the only process) takes it back.
             back = await eventually(lambda: a.games.get(live.id), "the game to be taken back")
             assert back is not live and ownership(db, live.id) == (cluster.id, 2)
             assert [m.text for m in back.match.moves] == [m.text for m in live.match.moves]
+
+    asyncio.run(scenario())
+
+
+def test_a_process_shutting_down_while_its_lapsed_lease_drops_its_games_stops(db: str) -> None:
+    # The heartbeat is cancelled while it waits for a game's connection to stop: that
+    # cancellation was swallowed (Client.stop), the heartbeat went on, and close waited for ever.
+    async def scenario() -> None:
+        released = asyncio.Event()
+
+        class Sticky(Connection):
+            """A connection whose sender, once stopped, lets go only when released."""
+
+            sending = False
+
+            async def _send(self, _text: str) -> None:
+                self.sending = True
+                try:
+                    await asyncio.sleep(3600)
+                except asyncio.CancelledError:
+                    await released.wait()
+                    raise
+
+        async with node(db, lease=30.0, sweep=3600.0) as a:
+            cluster = cluster_of(a)
+            live = await new_game(a)
+            watcher = Sticky(0)
+            live.join(watcher.client)
+            await eventually(lambda: watcher.sending, "the connection to be sending")
+            query(db, "UPDATE processes SET expires = clock_timestamp() - interval '1 second' WHERE id = :me",
+                  me=cluster.id)
+            await eventually(lambda: watcher.codes == [1012], "the lapse to close the game's connection")
+            closing = asyncio.create_task(a.close())  # the heartbeat waits for that connection's sender
+            try:
+                done, _ = await asyncio.wait([closing], timeout=60)  # a deadline, not a measurement
+                assert closing in done, "closing the hub waits for ever for the heartbeat"
+                closing.result()
+            finally:
+                released.set()
 
     asyncio.run(scenario())
 

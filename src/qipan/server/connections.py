@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -52,10 +51,14 @@ class Client:
                 return
 
     async def stop(self) -> None:
+        """Stop sending (what is still queued is dropped) and wait for the sender to end."""
         if self.task is not None:
             self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+            # asyncio.wait raises neither the sender's cancellation nor its error, yet lets a
+            # cancellation of the caller through: swallowing it here once kept a cancelled
+            # lease heartbeat (dropping its games' connections) running, and the shutdown
+            # waiting for it, for ever.
+            await asyncio.wait([self.task])
 
 
 def dumps(message: dict[str, Any]) -> str:
