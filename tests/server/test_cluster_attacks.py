@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 from qipan.server.cluster import Cluster
 from qipan.server.expiry import Expiry, watch
 from qipan.server.hub import Hub
-from qipan.server.store import Store, WriteFailed, Writer, normalise_url
+from qipan.server.store import ReadFailed, StorageUnavailable, Store, WriteFailed, Writer, normalise_url
 
 from . import postgres
 from .helpers import Message, eventually
@@ -297,3 +297,33 @@ def test_a_write_the_database_refuses_is_one_log_line_unless_it_is_a_bug(
         assert record.exc_info is None
     else:
         assert record.getMessage() == "database write failed" and record.exc_info is not None
+
+
+def test_a_game_taken_when_opened_but_not_read_is_resumed_by_the_sweeper(pg_url: str) -> None:
+    """A client opens a game nobody owns (its process died) while the database fails a read: the
+    process has taken the game (it owns it now, so no other process will) but could not load it.
+    Its sweeper must load it later, or its AI seats and clocks wait until someone opens it again."""
+    db = postgres.new_database(normalise_url(pg_url), f"attacks_{secrets.token_hex(4)}")
+
+    async def scenario() -> None:
+        async with node(db) as a:
+            orphan = await new_game(a, ai=True)
+            a.games.pop(orphan.id).stop()  # its process died: nobody holds it
+            query(db, "UPDATE games SET owner = NULL WHERE id = :g", g=orphan.id)
+            read = a.store.game
+            failures = [ReadFailed("the database did not answer")]
+
+            def failing(game_id: str) -> Any:
+                if failures:
+                    raise failures.pop()
+                return read(game_id)
+
+            a.store.game = failing  # type: ignore[method-assign]
+            with pytest.raises(StorageUnavailable):
+                await a.get(orphan.id)
+            assert ownership(db, orphan.id)[0] == cluster_of(a).id  # taken, not loaded
+            resumed = await eventually(lambda: a.games.get(orphan.id), "the sweeper to resume the game")
+            await move(resumed)
+            await eventually(lambda: len(resumed.match.moves) == 2, "its AI seat to answer")
+
+    asyncio.run(scenario())

@@ -270,6 +270,11 @@ class Cluster:
                     self._live_at = asked
         return set(self._live.intersection(ids))
 
+    def retry_later(self, game_id: str) -> None:
+        """``game_id`` was taken here but could not be loaded now (the database failed): the next
+        sweep resumes it (nobody else will: this process owns it)."""
+        self._retry.add(game_id)
+
     def forget_later(self, game_id: str) -> None:
         """Forget the fencing token of a game the hub unloaded, unless it is loaded again meanwhile."""
         fence = self.fences.get(game_id)

@@ -211,7 +211,11 @@ class Hub:
                 if row is None:
                     raise NotFound(f"there is no game {brief(game_id, 40)}")
                 live = await self._load(row)
-            except (NotFound, StorageUnavailable):
+            except NotFound:
+                raise
+            except StorageUnavailable:
+                if self.cluster is not None:  # taken, not loaded: its sweeper loads it (nobody else will)
+                    self.cluster.retry_later(game_id)
                 raise
             except Fenced:  # taken by another process while it loaded
                 raise await self._refusal(game_id) from None
