@@ -6,13 +6,17 @@ import json
 import math
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
+from qipan.ai import arena
+from qipan.ai.agent import Agent, make_agent
 from qipan.ai.arena import ArenaSpec, Summary, elo, outcome_for_a, play_game, run, seating, summarise, wilson
 from qipan.ai.search import MCTSAgent
+from qipan.cli import simulate
 from qipan.cli.arena import arena_command
 from qipan.core.errors import GameError
 from qipan.core.record import Record
@@ -84,6 +88,44 @@ def test_move_limit_is_a_recorded_draw(tmp_path: Path) -> None:
     assert report["summary"]["draws"] == 2
     record = Record.load(results[0].record or "")
     assert record.result is not None and record.result["reason"] == "move limit"
+
+
+class Watching:
+    """An agent that notes the ply of every view it is shown, and otherwise plays as ``agent``."""
+
+    def __init__(self, agent: Agent):
+        self.agent = agent
+        self.name = agent.name
+        self.seen: list[int] = []
+
+    def observe(self, game: Any, view: Any) -> None:
+        self.seen.append(view["ply"])
+        self.agent.observe(game, view)
+
+    def choose(self, game: Any, view: Any, rng: Any) -> Any:
+        return self.agent.choose(game, view, rng)
+
+
+@pytest.mark.parametrize("runner", ["arena", "simulate"])
+def test_arena_and_simulate_show_every_agent_every_position(runner: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tellstones' AI remembers what it sees: an agent told only of the positions it moves in
+    # (simulate did that) plays blind, and simulate's games lasted thousands of decisions.
+    made: list[Watching] = []
+
+    def watched(game: Any, level: str, time_per_move: float | None = None) -> Watching:
+        made.append(Watching(make_agent(game, level, time_per_move)))
+        return made[-1]
+
+    monkeypatch.setattr(arena, "make_agent", watched)
+    monkeypatch.setattr(simulate, "make_agent", watched)
+    if runner == "arena":
+        decisions = arena.play_unsaved(ArenaSpec("tellstones", "easy", "easy", seed=3), 0)[0].moves
+    else:
+        spec = simulate.SimulationSpec("tellstones", "standard", (), ("easy", "easy"), seed=3)
+        decisions = simulate.play_one(spec, 0).decisions
+    assert len(made) == 2 and 0 < decisions < 1000
+    for agent in made:  # the start, and the position after every action (Tellstones has no chance after it)
+        assert agent.seen == list(range(decisions + 1))
 
 
 def test_same_seed_same_games() -> None:

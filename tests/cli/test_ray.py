@@ -35,6 +35,7 @@ ARENAS = {
 SIMULATIONS = {
     "kelighine": ["kelighine", "--players", "3", "--level", "easy,random,easy", "--games", "20", "--seed", "9"],
     "shengke": ["shengke", "--level", "easy,random", "--games", "6", "--seed", "30"],
+    "tellstones": ["tellstones", "--level", "easy", "--games", "8", "--seed", "5"],  # agents that remember
 }
 
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from qipan.core.errors import GameError, choices_text
 from qipan.core.game import CHANCE, Game
+
+if TYPE_CHECKING:
+    from qipan.core.match import Match
 
 Evaluation = Callable[[Game[Any, Any], Any, int], float]
 """A heuristic: (game, state, player) -> how good ``state`` is for ``player`` (higher is better)."""
@@ -222,3 +225,33 @@ def play_out(game: Game[Any, Any], agents: Sequence[Agent], rng: random.Random, 
         for seat, agent in enumerate(agents):
             agent.observe(game, game.view(state, seat))
     return state
+
+
+def movers(match: Match, agents: Sequence[Agent]) -> Iterator[int]:
+    """The seat to move at each decision of ``match`` (chance drawn by the match), each time
+    after every agent has observed its view of the position: the start, and after every action
+    (the end too). The caller plays that seat's action before asking for the next decision.
+
+    This is how the arena and ``qipan simulate`` drive their agents, so that both play with the
+    same information (an agent with a memory, Tellstones', learns from every position).
+
+    >>> import qipan
+    >>> from qipan.core import Match
+    >>> match = Match(qipan.load("abalone", quiet_move_limit=4), seed=1)
+    >>> agents = [RandomAgent(), RandomAgent()]
+    >>> for seat in movers(match, agents):
+    ...     match.play(agents[seat].choose(match.game, match.game.view(match.state, seat), random.Random(1)))
+    >>> match.over
+    True
+    """
+    game = match.game
+    while True:
+        for seat, agent in enumerate(agents):
+            agent.observe(game, game.view(match.state, seat))
+        if match.over:
+            return
+        mover = match.to_move
+        if mover is None or mover == CHANCE:
+            raise GameError("agents play a match whose chance is drawn by the match (chance='auto')")
+        yield mover
+

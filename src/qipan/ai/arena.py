@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from qipan.ai import runner
-from qipan.ai.agent import make_agent
+from qipan.ai.agent import make_agent, movers
 from qipan.ai.runner import RayCluster, play_all
 from qipan.core.errors import GameError
-from qipan.core.game import CHANCE, Game
+from qipan.core.game import Game
 from qipan.core.match import Match
 from qipan.core.record import Record
 from qipan.core.registry import load
@@ -258,18 +258,10 @@ def play_unsaved(spec: ArenaSpec, index: int) -> tuple[GameResult, Record]:
     started = time.perf_counter()
     reason = "rules"
     count = 0
-
-    def observe_all() -> None:
-        for seat, agent in enumerate(agents):
-            agent.observe(game, game.view(match.state, seat))
-
-    observe_all()
-    while not match.over:
+    for seat in movers(match, agents):
         if count >= spec.max_moves:
             reason = "move limit"
             break
-        seat = match.to_move
-        assert seat is not None and seat != CHANCE
         view = game.view(match.state, seat)
         t0 = time.perf_counter()
         if count < spec.random_opening:
@@ -287,7 +279,6 @@ def play_unsaved(spec: ArenaSpec, index: int) -> tuple[GameResult, Record]:
             if not match.over:  # an agent's illegal move is a bug worth seeing, not a loss
                 raise
         count += 1
-        observe_all()
     record = match.record()
     if reason == "move limit":
         returns = [0.0] * game.num_players

@@ -30,13 +30,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from qipan.ai import runner
-from qipan.ai.agent import make_agent
+from qipan.ai.agent import make_agent, movers
 from qipan.ai.runner import RayCluster, play_all
 from qipan.cli.numbers import whole_option
 from qipan.cli.seats import load_game
 from qipan.cli.workers import Jobs, RayAddress, UseRay, ray_cluster
 from qipan.core.errors import GameError
-from qipan.core.game import CHANCE, Game
+from qipan.core.game import Game
 from qipan.core.match import Match
 from qipan.core.options import parse_option_assignments
 from qipan.core.registry import load
@@ -96,16 +96,17 @@ class GameStats:
 
 def play_one(spec: SimulationSpec, index: int) -> GameStats:
     """Play game ``index`` (seeded ``spec.seed + index``) with fresh agents, so that it is the same
-    game whichever worker plays it, after whichever others."""
+    game whichever worker plays it, after whichever others. The agents are told of every
+    position as in the arena (:func:`qipan.ai.agent.movers`)."""
     game = spec.make_game()
     agents = [make_agent(game, level) for level in spec.levels]
     hook = stats_hook(game)
     match = Match(game, seed=spec.seed + index)
     rng = random.Random(spec.seed + index)
     moves = choices = 0
-    while not match.over and moves < spec.max_moves:
-        mover = match.to_move
-        assert mover is not None and mover != CHANCE
+    for mover in movers(match, agents):
+        if moves >= spec.max_moves:
+            break
         state = match.state
         choices += len(game.legal_actions(state)) > 1
         match.play(agents[mover].choose(game, game.view(state, mover), rng))
