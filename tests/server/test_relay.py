@@ -621,6 +621,35 @@ def test_losing_redis_ends_relayed_sessions_refuses_new_ones_and_local_games_go_
         server.kill()
 
 
+def test_a_process_cut_off_from_redis_takes_no_orphaned_games_and_keeps_its_own(pg_url: str, tmp_path: Path) -> None:
+    # Taken by a process the others cannot relay to, an orphaned game would be playable only
+    # through that one process.
+    server = RedisServer(tmp_path)
+    server.start()
+    url = database(pg_url)
+    a, b = serve(url, server.url), serve(url, server.url)
+    try:
+        orphan, _ = seated(a, b)
+        own, own_tokens = seated(b, b)
+        players = {seat: b.socket(own, hello(own_tokens, seat)) for seat in (0, 1)}
+        server.kill()
+        wait_for(lambda: not b.state.bus.up)
+        a.run(a.state.hub.cluster.close)  # A goes away: its game has no owner
+        b.run(b.state.hub.cluster.sweep)  # (as its sweeper does every second)
+        with b.state.hub.store.engine.connect() as c:
+            owner = c.execute(sa.text("SELECT owner FROM games WHERE id = :g"), {"g": orphan}).scalar()
+        assert owner != b.id and not b.owns(orphan)
+        assert b.owns(own) and play_alternately(players, 2)["ply"] == 2  # its own game plays on
+        server.start()
+        wait_for(lambda: b.owns(orphan), "B to take the orphaned game over once Redis is back")
+        for player in players.values():
+            player.close()
+    finally:
+        b.stop()
+        a.stop()
+        server.kill()
+
+
 def test_cluster_mode_needs_postgresql(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"--redis needs a PostgreSQL --db \(several processes share it\)"):
         create_app(str(tmp_path / "q.db"), redis_url="redis://127.0.0.1:1/0")

@@ -430,6 +430,7 @@ async def clustered(app: FastAPI, hub: Hub, cluster: Cluster, redis_url: str) ->
     app.state.redis = redis_client(redis_url)
     shared = share(app.state, app.state.redis)  # the limits, the lobby lists
     bus = app.state.bus = Bus(redis_url, lambda: cluster.id)
+    cluster.reachable = lambda: bus.up  # no takeovers while the others cannot relay to this process
     relay = app.state.relay = Relay(bus, cluster.alive, app.state)
     app.state.ops = Ops(hub, bus)
     try:

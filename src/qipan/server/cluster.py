@@ -19,7 +19,8 @@ hosts), and ownership survives a Redis restart.
 - A process whose lease lapsed (it was paused, or cut off from the database) loses every game
   (:meth:`qipan.server.hub.Hub.lose_all`) and registers again under a new id.
 - Every :data:`SWEEP` seconds each process takes its share of the unfinished games nobody owns
-  (their process died) and resumes them; this is also how games resume at start-up.
+  (their process died) and resumes them; this is also how games resume at start-up. A process
+  the others cannot reach (its Redis bus is down) takes none, and keeps those it holds.
 - A process that shuts down deletes its row, so the others take its games at once.
 
 Use it with a :class:`~qipan.server.hub.Hub` built on the same store; the hub must exist before
@@ -150,6 +151,10 @@ class Cluster:
         self._live_lock = asyncio.Lock()
         self._retry: set[str] = set()  # taken over, but the database failed while loading them
         self._sweep_failing = False
+        self.reachable: Callable[[], bool] = lambda: True
+        """Whether the other processes can reach this one now (cluster mode: while its bus to
+        them is up). Only then does the sweeper take orphaned games over: a game taken by a
+        process the others cannot reach would be playable only through that one."""
 
     # -- membership --------------------------------------------------------------------------------
 
@@ -318,11 +323,12 @@ class Cluster:
     async def sweep(self) -> int:
         """Take this process's share of the unfinished games nobody owns (at most the orphans
         divided by the live processes, rounded up, oldest first) and resume them; how many
-        were resumed. Games that cannot be loaded are set aside, as at a restart."""
+        were resumed. Games that cannot be loaded are set aside, as at a restart. None is taken
+        while the others cannot reach this process (:attr:`reachable`); those it holds stay."""
         hub = self.hub
         assert hub is not None
         me = self.id
-        claimed = await self._db(self._claim, me)
+        claimed = await self._db(self._claim, me) if self.reachable() else []
         if self.id != me:  # re-registered meanwhile: those games are orphans again
             return 0
         for game_id, fence in claimed:
