@@ -17,9 +17,14 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+import uvicorn
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from qipan.cli.main import app as cli_app
+from qipan.server import create_app
 from qipan.server.cluster import Cluster
 from qipan.server.expiry import Expiry, watch
 from qipan.server.hub import Hub
@@ -327,3 +332,28 @@ def test_a_game_taken_when_opened_but_not_read_is_resumed_by_the_sweeper(pg_url:
             await eventually(lambda: len(resumed.match.moves) == 2, "its AI seat to answer")
 
     asyncio.run(scenario())
+
+
+# -- operator errors -----------------------------------------------------------------------------------
+
+
+def test_a_process_without_redis_refuses_a_database_server_processes_with_redis_use(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One unit of a cluster started without --redis (QIPAN_REDIS missing from its environment)
+    would load every unfinished game and play it too, without leases or fences, beside the game's
+    owner (tried: both served the same seat; the second move collided in the database; an ending
+    or a resignation would not collide). It stops with one line instead; the app refuses too."""
+    db = postgres.new_database(normalise_url(pg_url), f"attacks_{secrets.token_hex(4)}")
+    Store(db).close()  # (the tables)
+    query(db, "INSERT INTO processes (id, host, pid, started, expires) VALUES "
+              "('a1b2c3d4e5f60718', 'web1', 1, 0, clock_timestamp() + interval '1 minute')")
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: print("serving"))  # (it must not get that far)
+    result = CliRunner().invoke(cli_app, ["serve", "--db", db])
+    assert result.exit_code == 1
+    assert result.output == ("qipan: 1 server process started with --redis uses this database; start this one with "
+                             "the same --redis (or QIPAN_REDIS), or stop it first\n")
+    with pytest.raises(RuntimeError, match="started with --redis uses this database"), TestClient(create_app(db)):
+        pass
+    query(db, "UPDATE processes SET expires = clock_timestamp() - interval '1 second'")  # (it stopped)
+    with TestClient(create_app(db)) as client:
+        assert client.get("/api/games").status_code == 200

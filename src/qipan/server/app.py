@@ -113,6 +113,15 @@ def create_app(
             from qipan.server.cluster import Cluster
 
             cluster = Cluster(store)
+        elif store.engine.dialect.name == "postgresql":
+            from qipan.server.cluster import check_alone
+            from qipan.server.store import StoreError
+
+            try:
+                await asyncio.to_thread(check_alone, store)
+            except StoreError as exc:
+                store.close()
+                raise RuntimeError(str(exc)) from None
         hub = Hub(store, ai_delay=ai_delay, ai_workers=ai_workers, ai_processes=ai_processes,
                   all_ai_workers=all_ai_workers, expiry=expiry, max_plies=max_plies,
                   max_ai_games=max_ai_games, cluster=cluster)

@@ -134,6 +134,8 @@ def serve_command(
         if redis is not None:  # before the database: a SQLite file is not even created
             check_redis(redis, db)
         url = open_database(db, sqlite_sync)  # one clear line, not a start-up traceback, if it cannot be used
+        if redis is None and url.startswith("postgresql"):
+            check_alone(url)
     except StoreError as exc:
         typer.echo(f"qipan: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -201,6 +203,19 @@ def open_database(db: str | None, sqlite_sync: str = "normal") -> str:
     finally:
         store.close()
     return url
+
+
+def check_alone(url: str) -> None:
+    """Refuse a single process on a PostgreSQL database that server processes started with
+    ``--redis`` use (:func:`qipan.server.cluster.check_alone`): StoreError in one line."""
+    from qipan.server.cluster import check_alone as refuse_if_shared
+    from qipan.server.store import Store
+
+    store = Store(url)
+    try:
+        refuse_if_shared(store)
+    finally:
+        store.close()
 
 
 def check_redis(url: str, db: str | None) -> None:

@@ -52,7 +52,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from qipan.server.errors import Fenced
-from qipan.server.store import Job, ReadFailed, StorageUnavailable, Store, first_line
+from qipan.server.store import Job, ReadFailed, StorageUnavailable, Store, StoreError, first_line
 
 if TYPE_CHECKING:
     from qipan.server.hub import Hub
@@ -91,6 +91,7 @@ REGISTER = sa.text(f"INSERT INTO processes (id, host, pid, started, expires) "
 RENEW = sa.text(f"UPDATE processes SET expires = {_LEASED} WHERE id = :me AND expires > clock_timestamp()")
 LEAVE = sa.text("DELETE FROM processes WHERE id = :me")
 LIVE = sa.text("SELECT id FROM processes WHERE expires > clock_timestamp()")
+COUNT_LIVE = sa.text("SELECT count(*) FROM processes WHERE expires > clock_timestamp()")
 ACQUIRE = sa.text(f"""
 UPDATE games SET owner = :me, fence = fence + 1
 WHERE id = :game AND {_LIVE.format(who=':me')} AND (owner = :me OR {_ORPHAN})
@@ -118,6 +119,25 @@ class Rejoining(StorageUnavailable):
 
 def new_process_id() -> str:
     return secrets.token_hex(8)
+
+
+def check_alone(store: Store) -> None:
+    """Refuse to serve ``store`` as a single process (no Redis) while server processes started
+    with Redis hold leases on it: it would load their games and play them beside their owners,
+    without a lease or a fence (one unit of a cluster whose Redis URL went missing). StoreError in
+    one line; nothing on SQLite, or when the database cannot tell (the server says so itself)."""
+    if store.engine.dialect.name != "postgresql":
+        return
+    try:
+        with store.engine.connect() as c:
+            live = int(c.execute(COUNT_LIVE).scalar() or 0)
+    except sa.exc.SQLAlchemyError:
+        return
+    if live:
+        who = "1 server process started with --redis uses" if live == 1 else \
+            f"{live} server processes started with --redis use"
+        raise StoreError(f"{who} this database; start this one with the same --redis (or QIPAN_REDIS), or stop "
+                         f"{'it' if live == 1 else 'them'} first")
 
 
 class Cluster:
