@@ -416,12 +416,14 @@ class LiveGame(Offers, AITurns):
             self.broadcast(skip=client)
 
     async def leave(self, client: Client) -> None:
+        # Everything before the only wait: a session cancelled while its sender stops (its
+        # server shutting down, a test client closing) has left all the same.
         self.clients.discard(client)
-        await client.stop()
         if client.seat is not None and not self._seat_connected(client.seat):
             self.broadcast()
         if not self.clients and self.match.over:
             self.hub.unload(self)
+        await client.stop()
 
     def broadcast(self, since: int | None = None, skip: Client | None = None) -> None:
         """Queue an update for every connection (built once per seat) with the moves after ply
