@@ -48,11 +48,17 @@ def _apt_install(*packages: str) -> None:
                    capture_output=True)
 
 
+CJK_FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
-    """Debian's Chromium, installed with apt when missing (plus a small CJK font for Sheng-Ke)."""
-    if not Path(CHROMIUM).exists():
-        _apt_install("chromium", "fonts-wqy-microhei")
+    """Debian's Chromium and the CJK font the pages are measured with, installed with apt when
+    missing (a Chromium installed without the font drew Chinese in another, wider-spaced one)."""
+    missing = [package for package, path in (("chromium", CHROMIUM), ("fonts-wqy-microhei", CJK_FONT))
+               if not Path(path).exists()]
+    if missing:
+        _apt_install(*missing)
     return CHROMIUM
 
 
@@ -121,8 +127,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(chromium_path: str) -> Iterator[Any]:
+    # Per package, not per session: Playwright's sync API keeps an event loop running in the main
+    # thread while it lives, and every later test calling asyncio.run() would then fail.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
