@@ -135,6 +135,18 @@ def pair(pg_url: str, redis: RedisServer) -> Iterator[tuple[Served, Served]]:
         yield both
 
 
+@contextlib.contextmanager
+def processes_on_own_redis(pg_url: str, tmp_path: Path) -> Iterator[tuple[RedisServer, Served, Served]]:
+    """A Redis of its own (for a test that stops it) and processes A and B on a new database."""
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        with two_processes(database(pg_url), server.url) as (a, b):
+            yield server, a, b
+    finally:
+        server.kill()
+
+
 def database(pg_url: str) -> str:
     """A new, empty database on the PostgreSQL server: processes there share nothing with the others."""
     return postgres.new_database(pg_url, f"qipan_{secrets.token_hex(4)}")
@@ -589,11 +601,7 @@ def test_messages_through_a_relay_count_once_against_the_rate(pg_url: str, redis
 
 def test_losing_redis_ends_relayed_sessions_refuses_new_ones_and_local_games_go_on(
         pg_url: str, tmp_path: Path) -> None:
-    server = RedisServer(tmp_path)
-    server.start()
-    url = database(pg_url)
-    a, b = serve(url, server.url), serve(url, server.url)
-    try:
+    with processes_on_own_redis(pg_url, tmp_path) as (server, a, b):
         relayed_game, relayed_tokens = seated(a, b)
         local_game, local_tokens = seated(a, a)
         watcher = b.socket(relayed_game, hello(relayed_tokens, None))
@@ -615,20 +623,12 @@ def test_losing_redis_ends_relayed_sessions_refuses_new_ones_and_local_games_go_
         watcher.close()
         for player in players.values():
             player.close()
-    finally:
-        b.stop()
-        a.stop()
-        server.kill()
 
 
 def test_a_process_cut_off_from_redis_takes_no_orphaned_games_and_keeps_its_own(pg_url: str, tmp_path: Path) -> None:
     # Taken by a process the others cannot relay to, an orphaned game would be playable only
     # through that one process.
-    server = RedisServer(tmp_path)
-    server.start()
-    url = database(pg_url)
-    a, b = serve(url, server.url), serve(url, server.url)
-    try:
+    with processes_on_own_redis(pg_url, tmp_path) as (server, a, b):
         orphan, _ = seated(a, b)
         own, own_tokens = seated(b, b)
         players = {seat: b.socket(own, hello(own_tokens, seat)) for seat in (0, 1)}
@@ -644,10 +644,6 @@ def test_a_process_cut_off_from_redis_takes_no_orphaned_games_and_keeps_its_own(
         wait_for(lambda: b.owns(orphan), "B to take the orphaned game over once Redis is back")
         for player in players.values():
             player.close()
-    finally:
-        b.stop()
-        a.stop()
-        server.kill()
 
 
 def test_cluster_mode_needs_postgresql(tmp_path: Path) -> None:
