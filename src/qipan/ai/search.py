@@ -52,6 +52,16 @@ _MOVE_CACHE = 10_000  # states whose ordered moves one search keeps
 _EVALUATION_CACHE = 50_000  # leaf evaluations one search keeps
 
 
+@dataclass(frozen=True)
+class RootLine:
+    """One root move of a multi-PV search: its value for the player to move and its principal
+    variation (starting with the move itself)."""
+
+    move: Any
+    value: float
+    pv: tuple[Any, ...]
+
+
 @dataclass
 class SearchStats:
     """What the last ``choose`` did: nodes visited, depth completed (or iterations), seconds."""
@@ -175,22 +185,7 @@ class AlphaBetaAgent(_StateSearchAgent):
         """The best action at ``state`` for the player to move and its value (that player's view)."""
         rng = rng or random.Random(0)
         start = time.perf_counter()
-        self._deadline = start + self.time_limit if self.time_limit else math.inf
-        self._nodes = 0
-        self._game = game
-        root = game.to_move(state)
-        assert root is not None and root >= 0, "alpha-beta chooses for a deciding player"
-        self._root: int = root
-        self._rng = rng
-        self._quick_legality = bool(getattr(game, "quick_legality", False))
-        if self.repetition_penalty:
-            self.seen.add(self.position_key(state))
-        self._forget()
-        self.killers = [[None, None] for _ in range(self.depth + 2)]
-        actions = list(game.legal_actions(state))
-        rng.shuffle(actions)  # random tie-breaks between equally good moves
-        if self.order is not None:
-            actions = self.order(game, state, actions)
+        actions = self._begin(game, state, rng)
         best, value, done = actions[0], -math.inf, 0
         if len(actions) == 1:
             self.stats = SearchStats(0, 0, time.perf_counter() - start, value)
@@ -210,6 +205,99 @@ class AlphaBetaAgent(_StateSearchAgent):
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, value)
         self._forget()  # tens of megabytes after a deep search
         return best, value
+
+    def multipv(self, game: Game[Any, Any], state: Any, *, lines: int = 1, include: Iterable[Any] = (),
+                rng: random.Random | None = None) -> list[RootLine]:
+        """Multi-PV: the exact values of the best ``lines`` root moves and of every ``include``d
+        one, best first, each with its principal variation read from the table (as far as the
+        table still holds it). Deepens like :meth:`search` (same depth, time limit and move
+        order, so at a fixed depth the first line is worth what :meth:`search` finds); the other
+        moves are only proven worse than the ``lines``-th best and left out. ``stats`` as for
+        :meth:`search`, ``depth`` being the deepest iteration whose lines are returned."""
+        rng = rng or random.Random(0)
+        start = time.perf_counter()
+        actions = self._begin(game, state, rng)
+        include = set(include)
+        wanted = [a for a in actions if a in include]
+        found: dict[Any, float] = {}
+        done = 0
+        for depth in range(1, self.depth + 1):
+            try:
+                values = self._multipv_depth(state, actions, depth, lines, wanted)
+            except _Timeout:
+                if done:
+                    break
+                self._deadline = math.inf  # one iteration at least, whatever the time limit
+                values = self._multipv_depth(state, actions, depth, lines, wanted)
+            found, done = values, depth
+            actions.sort(key=lambda a: -found.get(a, -math.inf))  # stable: ties keep their order
+            if all(abs(v) > WIN / 2 for v in found.values()):
+                break  # every line is a forced result
+        ranked = [a for a in actions if a in found]
+        ranked = ranked[:lines] + [a for a in ranked[lines:] if a in include]
+        result = [RootLine(a, found[a], self._pv(state, a, done)) for a in ranked]
+        self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, result[0].value if result else 0.0)
+        self._forget()
+        return result
+
+    def _begin(self, game: Game[Any, Any], state: Any, rng: random.Random) -> list[Any]:
+        """Set up a search from ``state``: the root moves, shuffled (random tie-breaks) and ordered."""
+        self._deadline = time.perf_counter() + self.time_limit if self.time_limit else math.inf
+        self._nodes = 0
+        self._game = game
+        root = game.to_move(state)
+        assert root is not None and root >= 0, "alpha-beta chooses for a deciding player"
+        self._root: int = root
+        self._rng = rng
+        self._quick_legality = bool(getattr(game, "quick_legality", False))
+        if self.repetition_penalty:
+            self.seen.add(self.position_key(state))
+        self._forget()
+        self.killers = [[None, None] for _ in range(self.depth + 2)]
+        actions = list(game.legal_actions(state))
+        rng.shuffle(actions)  # random tie-breaks between equally good moves
+        if self.order is not None:
+            actions = self.order(game, state, actions)
+        return actions
+
+    def _multipv_depth(self, state: Any, actions: list[Any], depth: int, lines: int,
+                       wanted: list[Any]) -> dict[Any, float]:
+        """One iteration of :meth:`multipv`: exact values of the moves in the top ``lines`` and of
+        ``wanted``; a move that cannot reach the top ``lines`` is searched with that bound only."""
+        game = self._game
+        exact: dict[Any, float] = {}
+        top: list[float] = []  # the best exact values so far, best first, at most `lines`
+        for action in actions:
+            after = game.next_state(state, action)
+            penalty = self.repetition_penalty if self.repetition_penalty and self.position_key(after) in self.seen \
+                else 0.0
+            floor = -math.inf if action in wanted or len(top) < lines else top[-1]
+            value = self._search(after, depth - 1, floor + penalty, math.inf, 1) - penalty
+            if value > floor or action in wanted:
+                exact[action] = value
+                top = sorted([*top, value], reverse=True)[:lines]
+        return exact
+
+    def _pv(self, state: Any, move: Any, depth: int) -> tuple[Any, ...]:
+        """``move`` and the table's best moves after it (at most ``depth`` moves in all)."""
+        game = self._game
+        pv = [move]
+        state = game.next_state(state, move)
+        seen = {self.key(state) if self.key else state}
+        while len(pv) < depth:
+            mover = game.to_move(state)
+            if mover is None or mover == CHANCE:
+                break
+            entry = self.table.get(state if self.key is None else self.key(state))
+            if entry is None or entry[3] is None or not game.is_legal(state, entry[3]):
+                break
+            pv.append(entry[3])
+            state = game.next_state(state, entry[3])
+            key = self.key(state) if self.key else state
+            if key in seen:
+                break
+            seen.add(key)
+        return tuple(pv)
 
     def _forget(self) -> None:
         """Empty what one search builds up (the table, evaluations, ordered moves, history)."""
@@ -494,6 +582,56 @@ class BestReplyAgent(_StateSearchAgent):
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, value)
         return best, value
 
+    def multipv(self, game: Game[Any, Any], state: Any, *, lines: int = 1, include: Iterable[Any] = (),
+                rng: random.Random | None = None) -> list[RootLine]:
+        """The exact values of the best ``lines`` root moves and of every included one, best first,
+        deepening like :meth:`search` (the line of a move is the move alone: no table)."""
+        rng = rng or random.Random(0)
+        start = time.perf_counter()
+        self._deadline = start + self.time_limit if self.time_limit else math.inf
+        self._nodes = 0
+        self._game = game
+        root = game.to_move(state)
+        assert root is not None and root >= 0, "best-reply search chooses for a deciding player"
+        self._root = root
+        actions = list(game.legal_actions(state))
+        rng.shuffle(actions)
+        if self.order is not None:
+            actions = self.order(game, state, actions)
+        include = set(include)
+        actions += [a for a in game.legal_actions(state) if a in include and a not in actions]  # beyond a beam
+        found: dict[Any, float] = {}
+        done = 0
+        for depth in range(1, self.depth + 1):
+            try:
+                values = self._root_values(state, actions, depth, lines, include)
+            except _Timeout:
+                if done:
+                    break
+                self._deadline = math.inf
+                values = self._root_values(state, actions, depth, lines, include)
+            found, done = values, depth
+            actions.sort(key=lambda a: -found.get(a, -math.inf))
+            if all(abs(v) > WIN / 2 for v in found.values()):
+                break
+        ranked = [a for a in actions if a in found]
+        ranked = ranked[:lines] + [a for a in ranked[lines:] if a in include]
+        self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, found[ranked[0]])
+        return [RootLine(a, found[a], (a,)) for a in ranked]
+
+    def _root_values(self, state: Any, actions: list[Any], depth: int, lines: int,
+                     include: set[Any]) -> dict[Any, float]:
+        game = self._game
+        exact: dict[Any, float] = {}
+        top: list[float] = []
+        for action in actions:
+            floor = -math.inf if action in include or len(top) < lines else top[-1]
+            value = self._search(game.next_state(state, action), depth - 1, floor, math.inf, False, 1)
+            if value > floor or action in include:
+                exact[action] = value
+                top = sorted([*top, value], reverse=True)[:lines]
+        return exact
+
     def _search(self, state: Any, depth: int, alpha: float, beta: float, mine: bool, ply: int) -> float:
         self._nodes += 1
         if not self._nodes & 255 and time.perf_counter() > self._deadline:
@@ -555,6 +693,7 @@ class ExpectimaxAgent(_StateSearchAgent):
         self.chance_samples = chance_samples
         self.time_limit = time_limit
         self.stats = SearchStats()
+        self._last: list[tuple[Any, float]] = []  # the root moves' values of the last search
 
     def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
         """The best action for the player to move and its expected value for that player.
@@ -580,8 +719,26 @@ class ExpectimaxAgent(_StateSearchAgent):
                 break
             best_value = max(values)
             best, done = actions[values.index(best_value)], depth
+            self._last = list(zip(actions, values, strict=True))
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, best_value)
         return best, best_value
+
+    def root_values(self, game: Game[Any, Any], state: Any,
+                    rng: random.Random | None = None) -> list[tuple[Any, float]]:
+        """Every root move with its value for the player to move, as :meth:`search` finds them (the
+        deepest finished iteration; its best move first among equals), in its order."""
+        self._last = []
+        self.search(game, state, rng)
+        if not self._last:  # one legal move, or not even depth 1 in time: search it without a limit
+            limit, self.time_limit, self._deadline = self.time_limit, None, math.inf
+            try:
+                actions = list(game.legal_actions(state))
+                mover = game.to_move(state)
+                assert mover is not None
+                self._last = [(a, self._child(game, game.next_state(state, a), mover, 1, 1)[mover]) for a in actions]
+            finally:
+                self.time_limit = limit
+        return self._last
 
     def _value(self, game: Game[Any, Any], state: Any, depth: int, ply: int) -> tuple[float, ...]:
         self._nodes += 1

@@ -185,3 +185,9 @@ LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
 """easy: one ply greedy; medium: alpha-beta depth 2 at two moves in three, easy's move at the third;
 hard: alpha-beta depth 4, and a move back to a position already seen in the game costs it 50 points
 (so it does not shuffle into a draw)."""
+
+
+def analysis_balance(game: Game[Any, Any], state: AbaloneState, player: int, value: float) -> tuple[float, str]:
+    """For :mod:`qipan.ai.analysis`: a search value read in marbles (one marble pushed out is
+    worth ``DEFAULT.material``): marbles ahead, with a fraction for position."""
+    return value / DEFAULT.material, "marbles"
