@@ -288,3 +288,19 @@ def offered_levels(game: Game[Any, Any]) -> list[str]:
     ['easy', 'medium', 'hard']
     """
     return [name for name in LEVELS if name != "max" or game.num_players == 2]
+
+
+def analysis_balance(game: Game[Any, Any], state: Any, player: int, value: float) -> tuple[float, str] | None:
+    """For :mod:`qipan.ai.analysis`: ``player``'s lead in the race, in moves of one hole: how many
+    holes the others (the closest one still racing, with three or more players) have left to go
+    beyond ``player``'s own. None in the capture game."""
+    assert isinstance(game, ChineseCheckers)
+    if game.capture:
+        return None
+    left = []
+    for p in range(game.num_players):
+        table = game.distance_table(p)
+        left.append(sum(table[h] for h, owner in enumerate(state.board) if owner == p + 1)
+                    - sum(table[h] for h in game.target_holes(p)))
+    others = [left[p] for p in range(game.num_players) if p != player and p not in state.finished]
+    return float((min(others) if others else 0) - left[player]), "moves"
