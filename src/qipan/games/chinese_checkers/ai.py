@@ -27,6 +27,7 @@ from qipan.ai.agent import Agent, Blend, GreedyAgent
 from qipan.ai.search import AlphaBetaAgent, BestReplyAgent, SearchStats
 from qipan.core.game import Game
 from qipan.games.chinese_checkers.game import ChineseCheckers, ChineseCheckersState
+from qipan.games.chinese_checkers.stragglers import WALL_WEIGHT, wall
 
 STRAGGLER_WEIGHT = 0.15
 WIN = 10000.0
@@ -46,6 +47,13 @@ def race_costs(game: ChineseCheckers, state: ChineseCheckersState) -> list[float
         if owner:
             costs[owner - 1] += tables[owner - 1][hole]
     return costs
+
+
+def own_cost(game: ChineseCheckers, state: ChineseCheckersState, player: int, costs: list[float]) -> float:
+    """``player``'s race cost as they see it: plus :data:`~qipan.games.chinese_checkers.stragglers.WALL_WEIGHT`
+    for each of their own pieces walling a foreign piece into their target (only without
+    ``blocked_target``, where that piece must leave before they can finish)."""
+    return costs[player] + WALL_WEIGHT * wall(game, state.board, player)
 
 
 _TABLES: dict[tuple[int, int], tuple[tuple[float, ...], ...]] = {}
@@ -78,7 +86,7 @@ def evaluate(game: Game[Any, Any], state: Any, player: int) -> float:
         return WIN * _place_value(state.finished.index(player), n)
     # Below the payoff of the best place still open, so finishing now always looks better.
     costs = race_costs(game, state)
-    own = costs[player]
+    own = own_cost(game, state, player, costs)
     others = [costs[p] for p in range(n) if p != player and p not in state.finished]
     lead = (sum(others) / len(others) if others else 0.0) - own
     return WIN * _place_value(len(state.finished), n) - _MARGIN + lead
@@ -98,11 +106,12 @@ def _race_lead(game: Game[Any, Any], state: Any, player: int, closest: bool) -> 
     if game.capture:
         return evaluate(game, state, player)
     costs = race_costs(game, state)
+    own = own_cost(game, state, player, costs)
     if not closest:
         others = [costs[p] for p in range(game.num_players) if p != player]
-        return sum(others) / len(others) - costs[player]
+        return sum(others) / len(others) - own
     racing = [costs[p] for p in range(game.num_players) if p != player and p not in state.finished]
-    return (min(racing) if racing else 0.0) - costs[player]
+    return (min(racing) if racing else 0.0) - own
 
 
 def lead(game: Game[Any, Any], state: Any, player: int) -> float:
@@ -167,7 +176,7 @@ class RacePlanAgent:
                 value = WIN * game.returns(after)[me] if after.turn is None else WIN
             else:
                 second, examined = self._second(game, after, me, table)
-                value = -race_cost(game, after, me) - second
+                value = -own_cost(game, after, me, race_costs(game, after)) - second
                 nodes += examined
             if value > best_value:
                 best, best_value = first, value

@@ -1,0 +1,68 @@
+"""A plan for an opponent's piece stuck in one's target (the rule without ``blocked_target``).
+
+Without ``blocked_target`` a player finishes only when every hole of their target holds their
+own pieces, so an opponent's piece left in it (usually a straggler the opponent never brought
+out of its home) must leave first. The race cost alone walls it in: the player fills every
+other hole around it, and neither side can then move it out, so the game is drawn at the move
+limit. :func:`wall` measures that wall: how many of the player's own pieces stand in the way of
+each foreign piece in their target. The AI pays for it, so it keeps an exit open, and the race
+cost fills the holes the piece vacates once it has left.
+
+>>> import qipan
+>>> game = qipan.load("chinese-checkers", jump="adjacent", blocked_target=False)
+>>> state = game.initial_state()
+>>> wall(game, state.board, 0)   # blue's pieces fill red's target, but no red piece walls them
+0
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from qipan.games.chinese_checkers.board import NEIGHBOURS
+from qipan.games.chinese_checkers.game import ChineseCheckers
+
+WALL_WEIGHT = 12.0
+"""The race cost of one own piece in the way of a foreign piece's exit from the target: more
+than stepping a piece back out of the target costs (2-6), so the player makes room."""
+
+
+def wall(game: ChineseCheckers, board: Sequence[int], player: int) -> int:
+    """How many of ``player``'s pieces must move before every foreign piece in their target can
+    walk out of it (0 when there is none, or when each has a free way out; a way out steps to a
+    neighbour or jumps an adjacent piece, and only the player's own pieces count as obstacles,
+    since the others may move). Always 0 with ``blocked_target``, where foreign pieces in a full
+    target do not stop a player holding half of it."""
+    if game.config["blocked_target"] or game.capture:
+        return 0
+    mark = player + 1
+    inside = game.target_holes(player)
+    total = 0
+    for hole in game.target_holes(player):
+        if board[hole] and board[hole] != mark:
+            total += _thickness(board, hole, mark, inside)
+    return total
+
+
+def _thickness(board: Sequence[int], start: int, mark: int, inside: tuple[int, ...]) -> int:
+    """The fewest ``mark`` pieces on a way from ``start`` to the first hole outside ``inside``
+    (0-1 breadth-first search; a jump over any piece lands on the next hole for free unless a
+    ``mark`` piece stands there)."""
+    best = {start: 0}
+    queue: deque[tuple[int, int]] = deque([(0, start)])
+    while queue:
+        cost, hole = queue.popleft()
+        if cost > best[hole]:
+            continue
+        if hole not in inside:
+            return cost
+        for nxt in NEIGHBOURS[hole]:
+            extra = 1 if board[nxt] == mark else 0
+            if cost + extra < best.get(nxt, 1 << 30):
+                best[nxt] = cost + extra
+                if extra:
+                    queue.append((cost + 1, nxt))
+                else:
+                    queue.appendleft((cost, nxt))
+    return 0  # unreachable: every target hole has a way out of the point

@@ -1,0 +1,92 @@
+"""benchmarks/vs_openspiel.py translates qipan moves to OpenSpiel's per-hop actions and back;
+checked here against qipan's own move generator, without OpenSpiel installed."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import qipan
+from qipan.games.chinese_checkers import ChineseCheckers, ChineseCheckersState
+from qipan.games.chinese_checkers.board import NEIGHBOURS, NUM_HOLES, hole_index
+from qipan.games.chinese_checkers.moves import PASS, Move
+
+SCRIPT = Path(__file__).parents[3] / "benchmarks" / "vs_openspiel.py"
+
+
+@pytest.fixture(scope="module")
+def bridge() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("vs_openspiel", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["vs_openspiel"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_openspiel_directions_are_qipans_neighbours(bridge: ModuleType) -> None:
+    for hole in range(NUM_HOLES):
+        theirs = {bridge.neighbour(hole, d) for d in range(6)} - {None}
+        assert theirs == set(NEIGHBOURS[hole])
+
+
+def test_start_moves_are_openspiels_first_actions(bridge: ModuleType) -> None:
+    """OpenSpiel 2.0.2's legal actions at the two-player start, as it lists them."""
+    game = qipan.load("chinese-checkers", **bridge.OPENSPIEL_OPTIONS)
+    assert isinstance(game, ChineseCheckers)
+    state = game.initial_state()
+    actions = sorted(a for m in game.legal_actions(state) for a in bridge.to_actions(game, state, m))
+    assert actions == [22, 23, 28, 29, 34, 35, 40, 41, 46, 47, 52, 53, 58, 59]
+    assert bridge.to_actions(game, state, game.parse_action(state, "c1-e5")) == [22]  # OpenSpiel's 3=>14
+    assert bridge.to_actions(game, state, game.parse_action(state, "d1-e5")) == [40]  # and 6->14
+    assert bridge.to_move(state.board, [22]) == Move(hole_index("c1"), hole_index("e5"))
+
+
+def played(game: ChineseCheckers, seed: int, plies: int) -> list[ChineseCheckersState]:
+    rng = random.Random(seed)
+    state, seen = game.initial_state(), []
+    for _ in range(plies):
+        if state.turn is None:
+            break
+        seen.append(state)
+        state = game.next_state(state, rng.choice(game.legal_actions(state)))
+    return seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_every_legal_move_survives_the_round_trip(bridge: ModuleType, players: int) -> None:
+    game = qipan.load("chinese-checkers", players=players, **bridge.OPENSPIEL_OPTIONS)
+    assert isinstance(game, ChineseCheckers)
+    chains = ended = 0
+    for state in played(game, players, 120):
+        for move in game.legal_actions(state):
+            actions = bridge.to_actions(game, state, move)
+            assert bridge.to_move(state.board, actions) == move
+            assert actions[0] // 6 == move.start
+            hops = [a for a in actions if a != bridge.PASS_ACTION]
+            assert bridge.PASS_ACTION not in hops or actions[-1] == bridge.PASS_ACTION
+            chains += len(hops) > 1
+            ended += actions[-1] == bridge.PASS_ACTION
+            if move.end not in NEIGHBOURS[move.start]:  # hops: every landing two holes on, over a piece
+                hole = move.start
+                for action in hops:
+                    source, d = divmod(action, 6)
+                    over, land = bridge.neighbour(source, d), bridge.neighbour(source, d, 2)
+                    assert source == hole and over is not None and land is not None
+                    assert state.board[over] and (not state.board[land] or land == move.start)
+                    hole = land
+                assert hole == move.end
+    assert chains and ended  # the positions had chains, some of which could have gone on
+
+
+def test_a_pass_is_a_pass(bridge: ModuleType) -> None:
+    game = qipan.load("chinese-checkers", **bridge.OPENSPIEL_OPTIONS)
+    assert isinstance(game, ChineseCheckers)
+    state = game.initial_state()
+    assert bridge.to_actions(game, state, PASS) == [bridge.PASS_ACTION]
+    assert bridge.to_move(state.board, [bridge.PASS_ACTION]) == PASS

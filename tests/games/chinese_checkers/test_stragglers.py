@@ -1,0 +1,75 @@
+"""Without ``blocked_target`` an opponent's piece in one's target must leave before one can finish:
+the levels keep it a way out (``stragglers.wall``) instead of walling it in for a draw."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import qipan
+from qipan.ai import make_agent
+from qipan.games.chinese_checkers import ChineseCheckers, ChineseCheckersState
+from qipan.games.chinese_checkers import ai as cc_ai
+from qipan.games.chinese_checkers.board import hole_index
+from qipan.games.chinese_checkers.stragglers import wall
+from tests.games.chinese_checkers.helpers import position
+
+OPENSPIEL_RULES: dict[str, object] = {"jump": "adjacent", "blocked_target": False}
+
+RED = "p1 p2 o1 o2 o3 n1 n2 n3 n4 m7"
+"""Nine of red's pieces fill its target around blue's straggler on the tip q1; one waits outside."""
+BLUE = "q1 a1 b1 b2 c1 c2 c3 d1 d2 d3"
+"""Blue's other nine are home in its own target and want the straggler back (d4 is free)."""
+
+
+def walled_in(game: ChineseCheckers) -> ChineseCheckersState:
+    pieces = {name: 0 for name in RED.split()} | {name: 1 for name in BLUE.split()}
+    return position(pieces)
+
+
+def test_wall_counts_own_pieces_between_a_foreign_piece_and_the_way_out() -> None:
+    game = qipan.load("chinese-checkers", options=OPENSPIEL_RULES)
+    assert isinstance(game, ChineseCheckers)
+    state = walled_in(game)
+    assert wall(game, state.board, 0) == 3  # p1 (or p2), a piece on row o and one on row n
+    assert wall(game, state.board, 1) == 0  # no blue piece stands in anyone's way
+    opened = game.play(state, "n1-m6")
+    assert wall(game, opened.board, 0) == 2
+    assert wall(game, game.initial_state().board, 0) == 0  # foreign pieces, but none of red's
+
+
+def test_wall_is_nothing_with_blocked_target() -> None:
+    game = qipan.load("chinese-checkers", jump="adjacent")
+    assert isinstance(game, ChineseCheckers)
+    assert wall(game, walled_in(game).board, 0) == 0
+
+
+def finish(game: ChineseCheckers, level: str, state: ChineseCheckersState, moves: int) -> ChineseCheckersState:
+    """Red plays ``level``, blue plays easy (which brings its straggler out when it can)."""
+    agents = [make_agent(game, level), make_agent(game, "easy")]
+    rng = random.Random(1)
+    for _ in range(moves):
+        if state.turn is None:
+            break
+        state = game.next_state(state, agents[state.turn].choose(game, game.view(state, state.turn), rng))
+    return state
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_levels_let_a_straggler_out_and_fill_its_hole(level: str) -> None:
+    game = qipan.load("chinese-checkers", options=OPENSPIEL_RULES)
+    assert isinstance(game, ChineseCheckers)
+    state = finish(game, level, walled_in(game), 100)
+    assert state.finished == (0,)
+    assert game.result_text(state) == "red won"
+
+
+def test_without_the_plan_the_straggler_stays_walled_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same position is a dead end for the race cost alone: nobody finishes."""
+    monkeypatch.setattr(cc_ai, "WALL_WEIGHT", 0.0)
+    game = qipan.load("chinese-checkers", options=OPENSPIEL_RULES)
+    assert isinstance(game, ChineseCheckers)
+    state = finish(game, "easy", walled_in(game), 100)
+    assert state.turn is not None and not state.finished
+    assert state.board[hole_index("q1")] == 2
