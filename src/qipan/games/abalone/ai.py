@@ -31,6 +31,7 @@ from qipan.core.game import Game
 from qipan.games.abalone.board import AHEAD, CELLS, DELTAS, NAMES, UNIVERSE, VALID, ring
 from qipan.games.abalone.game import BLACK_WON, DRAW, AbaloneState
 from qipan.games.abalone.moves import ALL_MOVES, AbaloneMove
+from qipan.games.abalone.search import AbaloneSearch
 
 RINGS: tuple[int, ...] = tuple(sum(1 << c for c in CELLS if ring(c) == k) for k in range(5))
 """RINGS[k]: the cells at distance k from the centre."""
@@ -177,14 +178,24 @@ def _medium(game: Game[Any, Any]) -> Agent:
     return Blend(_alphabeta(2, "medium")(game), _greedy(game), MEDIUM_SEARCHES, name="medium")
 
 
+MAX_SECONDS = 1.0
+"""The max level's default time per move (an arena's or engine's ``time`` replaces it)."""
+
+
+def _max(game: Game[Any, Any]) -> Agent:
+    return AbaloneSearch(time_limit=MAX_SECONDS, name="max", repetition_penalty=50.0)
+
+
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
     "easy": _greedy,
     "medium": _medium,
     "hard": _alphabeta(4, "hard", repetition_penalty=50.0),
+    "max": _max,
 }
 """easy: one ply greedy; medium: alpha-beta depth 2 at two moves in three, easy's move at the third;
 hard: alpha-beta depth 4, and a move back to a position already seen in the game costs it 50 points
-(so it does not shuffle into a draw)."""
+(so it does not shuffle into a draw); max: the specialised searcher (:mod:`.search`) deepening for
+``MAX_SECONDS`` a move, with its own evaluation and a quiescence search on ejecting pushes."""
 
 
 def analysis_balance(game: Game[Any, Any], state: AbaloneState, player: int, value: float) -> tuple[float, str]:

@@ -1,0 +1,81 @@
+"""Abalone: the generic alpha-beta (hard's evaluation and ordering) against the specialised
+searcher of the ``max`` level, side by side on the same middle-game positions and time budgets.
+
+For each budget, every searcher gets the same positions (seeded easy self-play, decisions 36, 48,
+... as ``benchmarks/search_speed.py`` samples them) and its nodes/s and mean depth completed are
+printed; ``--profile`` adds a cProfile of each searcher at the last budget.
+
+    python benchmarks/abalone_search.py                      # 0.3 s and 1 s, 6 positions
+    python benchmarks/abalone_search.py --times 0.3 --positions 10 --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import qipan
+from qipan.ai.search import AlphaBetaAgent
+from qipan.games.abalone.ai import evaluate, order
+from qipan.games.abalone.search import HARD, MAX, AbaloneSearch
+
+sys.path.insert(0, str(Path(__file__).parent))
+from search_speed import sample_positions
+
+SEARCHERS: dict[str, Callable[[float], Any]] = {
+    "generic (hard's evaluation)": lambda t: AlphaBetaAgent(evaluate, depth=64, time_limit=t, order=order),
+    "specialised, hard's evaluation": lambda t: AbaloneSearch(time_limit=t, terms=HARD, quiescence=False,
+                                                              repetition_penalty=0),
+    "specialised (max)": lambda t: AbaloneSearch(time_limit=t, terms=MAX, repetition_penalty=0),
+}
+
+
+def run(make: Callable[[float], Any], seconds: float, game: Any,
+        positions: list[Any]) -> tuple[float, float, list[int]]:
+    nodes = 0
+    total = 0.0
+    depths = []
+    for index, state in enumerate(positions):
+        agent = make(seconds)
+        agent.search(game, state, random.Random(index))
+        nodes += agent.stats.nodes
+        total += agent.stats.seconds
+        depths.append(agent.stats.depth)
+    return nodes / total, statistics.fmean(depths), depths
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--times", type=float, nargs="+", default=[0.3, 1.0], help="seconds per search")
+    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--profile", action="store_true", help="cProfile each searcher at the last budget")
+    args = parser.parse_args()
+    game = qipan.load("abalone", options={"quiet_move_limit": 100})
+    positions = sample_positions(game, args.positions + 3, 12, args.seed)[3:]  # skip the opening
+    print(f"{len(positions)} positions (seed {args.seed}, decisions 36, 48, ...)\n")
+    print("| searcher | s/search | nodes/s | depth (mean) | depths |")
+    print("|---|---|---|---|---|")
+    for seconds in args.times:
+        for name, make in SEARCHERS.items():
+            nps, depth, depths = run(make, seconds, game, positions)
+            print(f"| {name} | {seconds} | {nps:,.0f} | {depth:.2f} | {' '.join(map(str, depths))} |", flush=True)
+    if args.profile:
+        for name, make in SEARCHERS.items():
+            print(f"\n{name}, {args.times[-1]} s a search:")
+            profile = cProfile.Profile()
+            profile.enable()
+            run(make, args.times[-1], game, positions)
+            profile.disable()
+            pstats.Stats(profile).sort_stats("tottime").print_stats(10)
+
+
+if __name__ == "__main__":
+    main()

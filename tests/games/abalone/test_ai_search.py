@@ -1,0 +1,178 @@
+"""The specialised Abalone searcher of the max level (qipan.games.abalone.search): its move
+generation, tactics and evaluation on planted positions, its values against the generic
+alpha-beta, and the max level itself."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import qipan
+from qipan.ai import make_agent
+from qipan.ai.search import WIN, AlphaBetaAgent
+from qipan.core.game import Game
+from qipan.games.abalone import search
+from qipan.games.abalone.ai import MAX_SECONDS, _tactics, evaluate, order
+from qipan.games.abalone.board import INDEX
+from qipan.games.abalone.game import AbaloneState
+from qipan.games.abalone.moves import generate
+from qipan.games.abalone.search import HARD, MAX, AbaloneSearch, Terms, ejecting_moves, ordered_moves, tactics
+
+
+def bits(names: str) -> int:
+    return sum(1 << INDEX[name] for name in names.split())
+
+
+def positions(count: int, seed: int,
+              options: dict[str, Any] | None = None) -> tuple[Game[Any, Any], list[AbaloneState]]:
+    """Positions of seeded random play (long games, so edges, pushes and lost marbles occur)."""
+    game = qipan.load("abalone", options=options or {})
+    rng = random.Random(seed)
+    found: list[AbaloneState] = []
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, 160)):
+            if game.to_move(state) is None:
+                break
+            state = game.next_state(state, rng.choice(game.legal_actions(state)))
+        if game.to_move(state) is not None:
+            found.append(state)
+    return game, found
+
+
+def sides(state: AbaloneState) -> tuple[int, int]:
+    return (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+
+
+def test_ordered_moves_are_the_legal_moves_ejections_and_pushes_first() -> None:
+    _, states = positions(60, 1)
+    for state in states:
+        own, opp = sides(state)
+        moves = ordered_moves(own, opp)
+        assert len(moves) == len(set(moves)) and set(moves) == set(generate(own, opp))
+        kinds = [_kind(own, opp, m) for m in moves]
+        assert kinds == sorted(kinds)  # ejecting pushes (0), other pushes (1), the rest (2)
+
+
+def _kind(own: int, opp: int, move: Any) -> int:
+    from qipan.games.abalone.moves import perform
+
+    _, after_opp = perform(own, opp, move)
+    if after_opp.bit_count() < opp.bit_count():
+        return 0
+    return 1 if after_opp != opp else 2
+
+
+def test_tactics_and_ejecting_moves_agree_with_the_rules() -> None:
+    _, states = positions(60, 2)
+    for state in states:
+        own, opp = sides(state)
+        my_pushes, my_threats, their_pushes, their_threats = tactics(own, opp)
+        assert (my_pushes, my_threats) == _tactics(own, opp)
+        assert (their_pushes, their_threats) == _tactics(opp, own)
+        ejecting = {m for m in generate(own, opp) if _kind(own, opp, m) == 0}
+        assert set(ejecting_moves(own, opp)) == ejecting
+        assert len(ejecting) == my_threats
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_values_equal_the_generic_alpha_beta_with_hards_evaluation(depth: int) -> None:
+    game, states = positions(8, 3 + depth, {"quiet_move_limit": 100})
+    states.append(game.initial_state())
+    for index, state in enumerate(states):
+        generic = AlphaBetaAgent(evaluate, depth=depth, order=order)
+        _, expected = generic.search(game, state, random.Random(index))
+        special = AbaloneSearch(depth=depth, time_limit=None, terms=HARD, quiescence=False, null_move=False,
+                                reductions=False, repetition_penalty=0)
+        _, value = special.search(game, state, random.Random(index))
+        assert value == pytest.approx(expected, abs=1e-6)
+
+
+def test_hards_terms_give_hards_evaluation() -> None:
+    game, states = positions(30, 4, {"quiet_move_limit": 100})
+    for state in states:
+        own, opp = sides(state)
+        positional, _ = search.evaluate(own, opp, HARD)
+        share = (100 - state.quiet) / 100
+        value = HARD.material * share * (own.bit_count() - opp.bit_count()) + positional
+        assert value == pytest.approx(evaluate(game, state, state.turn))
+
+
+def test_the_side_to_move_owns_its_threat() -> None:
+    # b2-c3 in line with a1 beyond: black (to move) can push a1 off right now
+    own, opp = bits("b2 c3 e5 e6"), bits("a1 g7 g8 h8")
+    with_move, threats = search.evaluate(own, opp)
+    assert threats == 1
+    plain, _ = search.evaluate(own, opp, MAX._replace(to_move_threat=0.0))
+    assert with_move - plain == MAX.to_move_threat
+
+
+def test_a_double_threat_against_the_side_to_move_costs_more() -> None:
+    # white (not to move) has two ejecting pushes against black's a1 and a5
+    black, white = bits("a1 a5 e5 e4 e6"), bits("b2 c3 b5 c5 i5 i9")
+    assert tactics(black, white)[3] == 2
+    value, _ = search.evaluate(black, white)
+    without, _ = search.evaluate(black, white, MAX._replace(double_threat=0.0))
+    assert without - value == MAX.double_threat
+
+
+def test_edge_marbles_with_an_attacker_behind_are_targets() -> None:
+    # black's b2 stands behind white's a1 on the line b2-a1 that leaves the board
+    assert search._targets(bits("b2"), bits("a1")) == 1
+    assert search._targets(bits("c3"), bits("a1")) == 0  # not right behind
+    assert search._targets(bits("b2"), bits("e5")) == 0  # not on the edge
+    value, _ = search.evaluate(bits("b2 e5"), bits("a1 e6"))
+    without, _ = search.evaluate(bits("b2 e5"), bits("a1 e6"), MAX._replace(target=0.0))
+    assert value - without == MAX.target
+
+
+def test_quiescence_sees_the_capture_after_the_horizon() -> None:
+    # Black to move; white's lines c3-b2 and c5-b5 threaten to push black's a1 and a5 off, and
+    # black saves one at most: at depth 1 only the quiescence search sees white take the other.
+    game = qipan.load("abalone")
+    state = game.state_from_json({"black": ["a1", "a5", "e5", "e4", "e6", "d4", "f5", "f6", "d6"],
+                                  "white": ["b2", "c3", "b5", "c5", "i6", "i7", "h6", "h7", "h8"], "turn": "black"})
+    terms = Terms(extra=False)
+    flat = AbaloneSearch(depth=1, time_limit=None, terms=terms, quiescence=False, repetition_penalty=0)
+    deep = AbaloneSearch(depth=1, time_limit=None, terms=terms, quiescence=True, repetition_penalty=0)
+    _, flat_value = flat.search(game, state)
+    _, deep_value = deep.search(game, state)
+    assert deep_value < flat_value - 500  # the marble white can take is counted as lost
+
+
+def test_a_one_move_win_is_found() -> None:
+    game = qipan.load("abalone")
+    state = game.state_from_json({"black": ["b2", "c3", "e5", "e4", "e6", "d4", "d5", "f5", "f6"],
+                                  "white": ["a1", "i5", "i6", "i7", "h6", "h7", "h8", "g7", "g6"], "turn": "black"})
+    move, value = AbaloneSearch(depth=3, time_limit=None).search(game, state)
+    assert game.action_text(state, move) == "c3b2" and value == WIN - 1
+
+
+def test_multipv_leads_with_the_searchs_own_choice() -> None:
+    game, states = positions(4, 6, {"quiet_move_limit": 100})
+    for index, state in enumerate(states):
+        move, value = AbaloneSearch(depth=3, time_limit=None).search(game, state, random.Random(index))
+        lines = AbaloneSearch(depth=3, time_limit=None).multipv(game, state, lines=3, rng=random.Random(index))
+        assert lines[0].move is move and lines[0].value == value
+        assert [line.value for line in lines] == sorted((line.value for line in lines), reverse=True)
+        for line in lines:  # every principal variation is a legal sequence
+            after = state
+            for step in line.pv:
+                assert game.is_legal(after, step)
+                after = game.next_state(after, step)
+
+
+def test_max_plays_legal_moves_with_its_time_per_move() -> None:
+    game = qipan.load("abalone", options={"quiet_move_limit": 100})
+    agent = make_agent(game, "max")
+    assert isinstance(agent, AbaloneSearch) and agent.time_limit == MAX_SECONDS == 1.0
+    quick = make_agent(game, "max", 0.05)
+    assert isinstance(quick, AbaloneSearch) and quick.time_limit == 0.05
+    state = game.initial_state()
+    rng = random.Random(7)
+    for _ in range(6):
+        move = quick.choose(game, game.view(state, state.turn), rng)
+        assert game.is_legal(state, move) and quick.stats.depth >= 1
+        state = game.next_state(state, move)
