@@ -44,7 +44,7 @@ from typing import Any
 
 from qipan.ai.agent import Agent, Blend, agent_levels, make_agent
 from qipan.ai.search import WIN, ExpectimaxAgent, RootLine
-from qipan.core.errors import GameError, brief
+from qipan.core.errors import GameError, brief, choices_text
 from qipan.core.game import CHANCE, Game
 from qipan.core.record import Record
 
@@ -127,9 +127,27 @@ def _round(value: float) -> float | None:
     return round(value, 4) if math.isfinite(value) else None
 
 
+def analysable(agent: Any) -> bool:
+    """Whether :func:`analyse` can analyse with ``agent``: a searcher with ``multipv``, expectimax,
+    an agent that says so (``analysed = True``: Sheng-Ke's turn search, Tellstones' memory), a
+    table player whose fallback is one of those, or a blend whose stronger agent is."""
+    if isinstance(agent, Blend):
+        return analysable(agent.strong)
+    fallback = getattr(agent, "fallback", None)
+    if fallback is not None:
+        return analysable(fallback)
+    return hasattr(agent, "multipv") or isinstance(agent, ExpectimaxAgent) or getattr(agent, "analysed", False)
+
+
+def analysis_levels(game: Game[Any, Any]) -> list[str]:
+    """The levels of ``game``'s configuration that :func:`analyse` can analyse with, weakest first
+    (random, greedy and planning levels cannot: they have no view of the moves they do not play)."""
+    return [level for level in agent_levels(game) if analysable(make_agent(game, level))]
+
+
 def strongest_level(game: Game[Any, Any]) -> str:
-    """The strongest AI level ``game``'s configuration offers (the last one listed)."""
-    return agent_levels(game)[-1]
+    """The strongest level of ``game``'s configuration that can analyse (the last one listed)."""
+    return analysis_levels(game)[-1]
 
 
 @dataclass
@@ -155,7 +173,7 @@ class Position:
 
 
 def analyse(game: Game[Any, Any], view: Mapping[str, Any], *, lines: int = 3, time: float = 1.0,
-            level: str | None = None, include: Iterable[str] = (), seed: int = 0, depth: int | None = None,
+            level: str | None = None, include: Iterable[str] = (), seed: int | str = 0, depth: int | None = None,
             history: Sequence[Mapping[str, Any]] = ()) -> Analysis:
     """The best moves of the player whose ``view`` this is (that player must be to move).
 
@@ -185,7 +203,12 @@ def analyse(game: Game[Any, Any], view: Mapping[str, Any], *, lines: int = 3, ti
     if len(texts) > MAX_INCLUDE:
         raise GameError(f"include at most {MAX_INCLUDE} moves, not {len(texts)}")
     wanted = [_legal(game, state, text) for text in texts]
-    level = level or strongest_level(game)
+    levels = analysis_levels(game)
+    if level is None:
+        level = levels[-1]
+    elif level not in levels:
+        raise GameError(f"{game.name} cannot be analysed at level {brief(level, 40)}; "
+                        f"choose one of {choices_text(levels)}")
     agent = make_agent(game, level)
     position = Position(game, view, state, player, lines, wanted, rng, float(time), depth, history, level)
     start = clock.perf_counter()
@@ -229,17 +252,16 @@ def _find(position: Position, agent: Agent) -> Found:
     found: Found | None = hook(position, agent) if hook is not None else None
     if found is not None:
         return found
+    fallback = getattr(agent, "fallback", None)  # an agent that plays from a table where it can
+    if fallback is not None:
+        return _find(position, fallback)
     if isinstance(agent, Blend):
-        return _find(position, agent.strong if _searches(agent.strong) else agent.weak)
+        return _find(position, agent.strong)
     if hasattr(agent, "multipv"):
         return _multipv(position, agent)
     if isinstance(agent, ExpectimaxAgent):
         return _expectimax(position, agent)
     return _playouts(position, agent)
-
-
-def _searches(agent: Any) -> bool:
-    return hasattr(agent, "multipv") or isinstance(agent, ExpectimaxAgent)
 
 
 def _ai_module(game: Game[Any, Any]) -> Any:
@@ -374,7 +396,17 @@ def playout_result(game: Game[Any, Any], state: Any, player: int, rng: random.Ra
     return 0.5
 
 
-MIN_PLAYOUTS = 4
+def smoothed_rate(wins: float, playouts: int) -> float:
+    """A winning rate from ``playouts`` with one won and one lost game added (Laplace's rule), so
+    that a handful of playouts does not read as certainty.
+
+    >>> smoothed_rate(3, 3), smoothed_rate(0, 0)
+    (0.8, 0.5)
+    """
+    return (wins + 1.0) / (playouts + 2.0)
+
+
+MIN_PLAYOUTS = 2
 """Playouts per line at least, whatever the time."""
 
 
@@ -390,37 +422,54 @@ def _win_rates(game: Game[Any, Any], starts: Sequence[Any], player: int, rng: ra
         rounds += 1
         if rounds >= 10_000:
             break
-    return [t / rounds for t in totals], rounds * len(starts)
+    return [smoothed_rate(t, rounds) for t in totals], rounds * len(starts)
 
 
 def _playouts(position: Position, agent: Any) -> Found:
-    """Every legal move played out from states sampled from the view, by the level's agents for
-    every seat (each a copy that has watched the player's own views so far), round by round until
-    the time is up: a move's value and winning chance are its winning rate."""
+    """Every legal move played out from states sampled from the view (as the player believes it,
+    with the game's ``analysis_sample``) by the level's agents for every seat (copies of agents
+    that have watched the game so far: the game's ``analysis_agents``), round by round until the
+    time is up, the worse half of the moves dropped after rounds 1, 2, 4, 8, ... (successive
+    halving, keeping the included moves): a move's value and winning chance are its winning rate."""
     game, view, player, rng = position.game, position.view, position.player, position.rng
     moves = list(game.legal_actions(position.state))
-    template = make_agent(game, position.level)
-    for seen in position.history:
-        template.observe(game, seen)
-    template.observe(game, view)
-    sampler = getattr(template, "sample", None)
+    views = [*position.history, view]
+    make = getattr(_ai_module(game), "analysis_agents", None)  # agents that watched the game so far
+    if make is not None:
+        players = make(game, position.level, player, views)
+    else:
+        players = [make_agent(game, position.level) for _ in range(game.num_players)]
+        for seen in views:
+            players[player].observe(game, seen)
+    sample = getattr(_ai_module(game), "analysis_sample", None)  # the player's beliefs, if the game has them
     deadline = clock.perf_counter() + position.time
-    totals = [0.0] * len(moves)
+    totals, counts = [0.0] * len(moves), [0] * len(moves)
+    active = list(range(len(moves)))
+    keep = max(position.lines, 2)
     rounds = 0
     while rounds < MIN_PLAYOUTS or clock.perf_counter() < deadline:
-        for i, move in enumerate(moves):
-            state = sampler(game, view, rng) if sampler is not None else game.sample_state(view, rng)
-            agents = [copy.deepcopy(template) for _ in range(game.num_players)]
-            totals[i] += _agent_playout(game, game.next_state(state, move), player, agents, rng)
+        for i in active:
+            state = sample(game, players[player], view, rng) if sample is not None else game.sample_state(view, rng)
+            totals[i] += _agent_playout(game, game.next_state(state, moves[i]), player, copy.deepcopy(players), rng)
+            counts[i] += 1
         rounds += 1
+        if rounds & (rounds - 1) == 0 and len(active) > keep:
+            # successive halving: the better half of the moves get the next playouts
+            ranked = sorted(active, key=lambda i: -totals[i] / counts[i])
+            kept = set(ranked[: max(keep, len(active) // 2)])
+            active = sorted(kept | {i for i in active if moves[i] in position.include})
         if rounds >= 10_000:
             break
-    scored = [(move, totals[i] / rounds) for i, move in enumerate(moves)]
+    # the moves still played out first (more playouts, surer rates), then the ones dropped
+    ranked = sorted(range(len(moves)), key=lambda i: (i not in active, -totals[i] / counts[i]))
+    chosen = ranked[: position.lines] + [i for i in ranked[position.lines:] if moves[i] in position.include]
     lines = []
-    for move, rate in _top(scored, position.lines, position.include):
-        balance, unit = _balance(game, game.next_state(position.state, move), player, rate)
-        lines.append(Line(position.text(move), Evaluation(rate, rate, balance, unit), (position.text(move),)))
-    return Found(lines, "playouts", None, rounds * len(moves))
+    for i in chosen:
+        rate = smoothed_rate(totals[i], counts[i])
+        balance, unit = _balance(game, game.next_state(position.state, moves[i]), player, rate)
+        text = position.text(moves[i])
+        lines.append(Line(text, Evaluation(rate, rate, balance, unit), (text,)))
+    return Found(lines, "playouts", None, sum(counts))
 
 
 def _agent_playout(game: Game[Any, Any], state: Any, player: int, agents: Sequence[Agent],
@@ -444,50 +493,70 @@ def _agent_playout(game: Game[Any, Any], state: Any, player: int, agents: Sequen
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The drops that make a move an inaccuracy, a mistake, a blunder: in winning chance where
-    the evaluations have one, else in balance."""
+    """The drops from the best move's evaluation to the played one's that make the played move
+    an inaccuracy, a mistake, a blunder, in ``measure``: "win" (winning chance), "balance" or
+    "value" (the engine's own number)."""
 
+    measure: str
     inaccuracy: float
     mistake: float
     blunder: float
 
 
-WIN_THRESHOLDS: dict[str, Thresholds] = {
-    "kelighine": Thresholds(0.04, 0.10, 0.20),
-    "shengke": Thresholds(0.10, 0.20, 0.35),
-    "tellstones": Thresholds(0.10, 0.20, 0.35),
+THRESHOLDS: dict[str, Thresholds] = {
+    "abalone": Thresholds("balance", 0.3, 0.6, 1.0),
+    "chinese-checkers": Thresholds("value", 10.0, 20.0, 35.0),
+    "kelighine": Thresholds("value", 6.0, 12.0, 24.0),
+    "shengke": Thresholds("balance", 0.5, 1.0, 2.0),
+    "tellstones": Thresholds("win", 0.15, 0.25, 0.40),
 }
-"""Winning-chance drops per game (estimates from playouts are noisier than the exact table)."""
+"""Per game (see docs/analysis.md): Abalone in marbles; Chinese Checkers in race cost (a hole
+nearer the target is worth about 1 + 0.3 × its distance, so 10 is about three holes); Kelighine
+beyond the exact table in race points (2 a cell); Sheng-Ke in cards after the reply; Tellstones
+in winning rate from playouts, which are noisy, hence the wide steps."""
 
-DEFAULT_WIN_THRESHOLDS = Thresholds(0.10, 0.20, 0.35)
+EXACT_WIN = Thresholds("win", 0.04, 0.10, 0.20)
+"""Where both winning chances are exact (the Kelighine table): drops in winning chance."""
 
-BALANCE_THRESHOLDS: dict[str, Thresholds] = {
-    "abalone": Thresholds(0.3, 0.6, 1.0),
-    "chinese-checkers": Thresholds(3.0, 6.0, 10.0),
-}
-"""Balance drops per game: marbles (Abalone), moves in the race (Chinese Checkers)."""
+DEFAULT_THRESHOLDS = Thresholds("win", 0.10, 0.20, 0.35)
+"""For another game: winning chance where both moves have one, else balance, else value."""
+
+
+def thresholds(game: Game[Any, Any], best: Evaluation, played: Evaluation) -> Thresholds:
+    """The thresholds :func:`verdict` applies to these two evaluations."""
+    if best.exact and played.exact and best.win is not None and played.win is not None:
+        return EXACT_WIN
+    return THRESHOLDS.get(game.name, DEFAULT_THRESHOLDS)
+
+
+def _measure(evaluation: Evaluation, measure: str) -> float | None:
+    if measure == "win":
+        return evaluation.win
+    if measure == "balance":
+        return evaluation.balance
+    return evaluation.value if math.isfinite(evaluation.value) else None
 
 
 def verdict(game: Game[Any, Any], best: Evaluation, played: Evaluation) -> str | None:
-    """None, "inaccuracy", "mistake" or "blunder": how much worse ``played`` is than ``best``
-    (winning chance where both have one, else balance; see :data:`WIN_THRESHOLDS` and
-    :data:`BALANCE_THRESHOLDS`). Throwing away a forced win, or walking into a forced loss the
-    best move avoids, is a blunder."""
+    """None, "inaccuracy", "mistake" or "blunder": how much worse ``played`` is than ``best`` by
+    the game's :func:`thresholds`. Throwing away a forced win, or walking into a forced loss the
+    best move avoids, is a blunder; between two forced wins (or losses) there is no verdict."""
     if best.mate is not None or played.mate is not None:
         best_sign = 0 if best.mate is None else (1 if best.mate > 0 else -1)
         played_sign = 0 if played.mate is None else (1 if played.mate > 0 else -1)
         if played_sign < best_sign:
             return "blunder"
-        if played_sign == best_sign != 0:
-            return None  # both win (or both lose) by force: not worth a mark
-    if best.win is not None and played.win is not None:
-        drop = best.win - played.win
-        limits = WIN_THRESHOLDS.get(game.name, DEFAULT_WIN_THRESHOLDS)
-    elif best.balance is not None and played.balance is not None:
-        drop = best.balance - played.balance
-        limits = BALANCE_THRESHOLDS.get(game.name, Thresholds(0.3, 0.6, 1.0))
+        if played_sign == best_sign:
+            return None
+    limits = thresholds(game, best, played)
+    measures = [limits.measure, "win", "balance", "value"] if limits is DEFAULT_THRESHOLDS else [limits.measure]
+    for measure in measures:
+        high, low = _measure(best, measure), _measure(played, measure)
+        if high is not None and low is not None:
+            break
     else:
         return None
+    drop = high - low
     if drop >= limits.blunder:
         return "blunder"
     if drop >= limits.mistake:

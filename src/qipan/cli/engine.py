@@ -13,7 +13,7 @@ message never quotes more than a short piece of the input.
 >>> session.handle('{"cmd": "play", "move": "a1b2"}')["error"]
 'illegal move a1b2: there is no white marble on a1'
 >>> session.handle('{"cmd": ["new"]}')["error"]
-"unknown command ['new']; commands: new, legal, play, state, load, view, ai, undo, record, games, quit"
+"unknown command ['new']; commands: new, legal, play, state, load, view, ai, analyse, undo, record, games, quit"
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from qipan.ai.agent import Agent, make_agent
+from qipan.ai.analysis import MAX_INCLUDE, MAX_LINES, analyse
 from qipan.core import jsonsafe
 from qipan.core.chance import check_seed, event_rng
 from qipan.core.errors import GameError, brief, choices_text
@@ -51,6 +52,9 @@ MAX_ERROR_CHARS = 300
 MAX_THINKING = 600.0
 """The longest time per move the ``ai`` command accepts (seconds)."""
 
+MAX_ANALYSIS_TIME = 60.0
+"""The longest time the ``analyse`` command accepts (seconds)."""
+
 MAX_AGENTS = 8
 """Agents kept at once (one per level, time and seat); the least recently used is dropped."""
 
@@ -62,6 +66,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "load": ("state",),
     "view": ("player",),
     "ai": ("level", "time", "seed", "play"),
+    "analyse": ("lines", "time", "level", "include", "seed"),
     "undo": (),
     "record": (),
     "games": (),
@@ -124,6 +129,7 @@ class EngineSession:
             "load": self.load,
             "view": self.view,
             "ai": self.ai,
+            "analyse": self.analyse,
             "undo": self.undo,
             "record": self.record,
             "games": self.games,
@@ -302,6 +308,34 @@ class EngineSession:
         if info:
             answer["info"] = info
         return answer
+
+    def analyse(self, request: Answer) -> Answer:
+        """The best moves of the player to move, from that player's view (see docs/analysis.md)."""
+        match = self._match()
+        lines = request.get("lines", 3)
+        if isinstance(lines, bool) or not isinstance(lines, int) or not 1 <= lines <= MAX_LINES:
+            raise GameError(f"lines must be a whole number from 1 to {MAX_LINES}, not {brief(lines, 40)}")
+        seconds = request.get("time", 1.0)
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= MAX_ANALYSIS_TIME:
+            raise GameError(f"time must be a number of seconds above 0 and at most {MAX_ANALYSIS_TIME:g}, "
+                            f"not {brief(seconds, 40)}")
+        level = request.get("level")
+        if level is not None:
+            level = _name(level, "level")
+        include = request.get("include", [])
+        if not isinstance(include, list) or len(include) > MAX_INCLUDE or not all(
+                isinstance(m, str) and len(m) <= MAX_MOVE_CHARS for m in include):
+            raise GameError(f"include must be a list of at most {MAX_INCLUDE} moves in notation")
+        seed = request.get("seed")
+        seed = 0 if seed is None else check_seed(seed)
+        mover = match.to_move
+        if mover is None or mover == CHANCE:
+            raise GameError("analyse needs a player to move (the game is over or chance is to move)")
+        game = match.game
+        history = [game.view(s, mover) for s in match.states[:-1]]
+        result = analyse(game, game.view(match.state, mover), lines=lines, time=seconds, level=level,
+                         include=include, seed=seed, history=history)
+        return {"ok": True, "to_move": mover, **result.to_json()}
 
     def _observe(self) -> None:
         match = self._match()

@@ -322,3 +322,30 @@ version 1 (either die): perfect play from the exact table (:mod:`qipan.games.kel
 elsewhere :func:`race_search`, the best whole turn (both dice of version 2 together, and the push
 choices within the turn) on :func:`evaluate_race`, the turn's end evaluated as it stands (the next
 roll is not expanded)."""
+
+
+def analysis_lines(position: Any, agent: Agent) -> Any:
+    """For :mod:`qipan.ai.analysis`: where the exact table applies (``agent`` plays from it), every
+    move's exact winning chance (the rest of the turn searched, the next roll looked up); None
+    elsewhere, or for a position the table lacks (the analysis then asks the agent's fallback)."""
+    from qipan.ai.analysis import Evaluation, Found, Line
+
+    game, state, player = position.game, position.state, position.player
+    if not isinstance(agent, exact.ExactAgent) or not exact.applies(game):
+        return None
+    try:
+        scored = [(exact.value(game, game.next_state(state, a), player), a) for a in game.legal_actions(state)]
+    except KeyError:
+        return None
+    ranked = sorted(scored, key=lambda va: -va[0])
+    chosen = ranked[: position.lines] + [va for va in ranked[position.lines:] if va[1] in position.include]
+    lines = [Line(position.text(a), Evaluation(v, v, exact=True), (position.text(a),)) for v, a in chosen]
+    return Found(lines, "exact", None, len(scored))
+
+
+def analysis_policy(game: Game[Any, Any]) -> Callable[[Game[Any, Any], Any, Any], Any]:
+    """For :mod:`qipan.ai.analysis`: the playout policy that estimates winning chances (the best
+    of 8 random actions by :func:`evaluate`)."""
+    from qipan.ai.search import greedy_policy
+
+    return greedy_policy(evaluate, 8)

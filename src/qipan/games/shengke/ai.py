@@ -160,6 +160,9 @@ class TurnSearch:
     number of candidates.
     """
 
+    analysed = True
+    """:func:`qipan.ai.analysis.analyse` can analyse with it (see ``analysis_lines``)."""
+
     def __init__(self, name: str = "turns", plans: int = 6, samples: int = 16,
                  leaf: Callable[[Game[Any, Any], Any, int], float] = evaluate, time_limit: float | None = None):
         self.name = name
@@ -242,15 +245,21 @@ class TurnSearch:
         return [plan for _, plan in ranked[: self.plans]]
 
     def _simulate(self, game: ShengKe, state: State, plan: list[Action], player: int, rng: random.Random) -> float:
-        turn = state.turn
-        for action in plan:
-            state = game.next_state(state, action)
-        state = _greedy_turn(game, state, turn, player)
-        while state.phase == ROLL:
-            state = game.next_state(state, game.sample_chance(state, rng))
-        if state.phase != OVER:
-            state = _greedy_turn(game, state, state.turn, 1 - player)
-        return self.leaf(game, state, player)
+        return self.leaf(game, exchange(game, state, plan, player, rng), player)
+
+
+def exchange(game: ShengKe, state: State, plan: list[Action], player: int, rng: random.Random) -> State:
+    """``plan`` played on a deal, the rest of ``player``'s turn greedily, the dice rolled with
+    ``rng``, then the opponent's turn greedily: the position :class:`TurnSearch` scores."""
+    turn = state.turn
+    for action in plan:
+        state = game.next_state(state, action)
+    state = _greedy_turn(game, state, turn, player)
+    while state.phase == ROLL:
+        state = game.next_state(state, game.sample_chance(state, rng))
+    if state.phase != OVER:
+        state = _greedy_turn(game, state, state.turn, 1 - player)
+    return state
 
 
 def _mine(state: State, turn: int, player: int) -> bool:
@@ -280,3 +289,85 @@ LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {
 }
 """easy: the turn planner. medium: the turn search over the planner's 4 best turns, 8 sampled
 deals each. hard: 10 turns, 12 deals, ranked and scored by :func:`deep_evaluate`."""
+
+
+def analysis_lines(position: Any, agent: Agent) -> Any:
+    """For :mod:`qipan.ai.analysis`, with the turn search (medium, hard): its candidate turns,
+    each played on the same deals sampled from the view (the level's own number of deals at a
+    fixed ``depth``, else round by round for 60% of the time) against the opponent's greedy
+    reply. A line's value is the search's mean score and its balance the mean card lead after
+    the reply (bonus included). Its ``win``: the shown lines are played on to the end from those
+    deals by greedy turns on both sides, one round of deals after another in the time left (at
+    least one), the rate with one won and one lost game added (so a few playouts do not read as
+    certainty). An included first placement not among the candidates is played with its best
+    continuation. None for the other levels."""
+    from qipan.ai.analysis import Evaluation, Found, Line, smoothed_rate
+
+    if not isinstance(agent, TurnSearch):
+        return None
+    game, view, state, player, rng = position.game, position.view, position.state, position.player, position.rng
+    assert isinstance(game, ShengKe)
+    start = time.perf_counter()
+    actions = list(game.legal_actions(state))
+    candidates = [[a] for a in actions] if state.phase == PICK else agent._plans(game, state, player, rng)
+    own = len(candidates)  # the level's own candidates; the included moves' plans come after
+    for action in position.include:
+        if not any(plan[0] == action for plan in candidates):
+            after = game.next_state(state, action)
+            rest = agent._plans(game, after, player, random.Random(0)) if _mine(after, state.turn, player) else [[]]
+            candidates.append([action, *rest[0]])
+    totals, leads = [0.0] * len(candidates), [0.0] * len(candidates)
+    fixed = position.depth is not None
+    source = TurnSearch(plans=agent.plans, samples=agent.samples, time_limit=None if fixed else position.time)
+    deals: list[tuple[State, float]] = []
+    for deal, seed in source._deals(game, view, state, rng):
+        for i, plan in enumerate(candidates):
+            end = exchange(game, deal, plan, player, random.Random(seed))
+            totals[i] += agent.leaf(game, end, player)
+            leads[i] += _lead(game, end, player)
+        deals.append((deal, seed))
+        if not fixed and len(deals) >= 2 and time.perf_counter() > start + 0.6 * position.time:
+            break
+    top = max(totals[:own])
+    pick = candidates.index(rng.choice([c for t, c in zip(totals[:own], candidates, strict=False) if t >= top - 1e-9]))
+    best_first: dict[Action, int] = {}
+    for i, plan in enumerate(candidates):  # one line per first placement: its best plan (the level's pick)
+        j = best_first.get(plan[0])
+        if j is None or totals[i] > totals[j] or i == pick:
+            best_first[plan[0]] = i
+    ranked = sorted(best_first.values(), key=lambda i: (-totals[i], i != pick))
+    chosen = ranked[: position.lines] + [i for i in ranked[position.lines:] if candidates[i][0] in position.include]
+    wins, played = [0.0] * len(chosen), 0
+    while played < len(deals) and (played == 0 or time.perf_counter() < start + position.time):
+        deal, seed = deals[played]
+        for k, i in enumerate(chosen):
+            dice = random.Random(seed)
+            end = _finish(game, exchange(game, deal, candidates[i], player, dice), dice)
+            wins[k] += (game.returns(end)[player] + 1.0) / 2.0
+        played += 1
+    lines = []
+    for k, i in enumerate(chosen):
+        pv, s = [], state
+        for action in candidates[i]:
+            pv.append(game.action_text(s, action))
+            s = game.next_state(s, action)
+        n = len(deals)
+        evaluation = Evaluation(totals[i] / n, smoothed_rate(wins[k], played), leads[i] / n, "cards")
+        lines.append(Line(pv[0], evaluation, tuple(pv)))
+    return Found(lines, "playouts", len(candidates), len(deals) * len(candidates) + played * len(chosen))
+
+
+def _lead(game: ShengKe, state: State, player: int) -> float:
+    """``player``'s card lead (bonus included)."""
+    a, b = game.scores(state)
+    return float(a - b if player == 0 else b - a)
+
+
+def _finish(game: ShengKe, state: State, rng: random.Random) -> State:
+    """The game played to its end by greedy turns on both sides (dice rolled with ``rng``)."""
+    while state.phase != OVER:
+        if state.phase == ROLL:
+            state = game.next_state(state, game.sample_chance(state, rng))
+        else:
+            state = _greedy_turn(game, state, state.turn, state.current)
+    return state

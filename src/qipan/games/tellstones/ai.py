@@ -137,6 +137,9 @@ class MemoryAgent:
     Call :meth:`observe` with this agent's view after every action; without it the agent
     rebuilds what it can from each view it is asked to move in (which is not much)."""
 
+    analysed = True
+    """:func:`qipan.ai.analysis.analyse` can analyse with it (playouts by these agents)."""
+
     PEEK_BELOW = 0.8
     """Peek at the least sure face-down stone when that stone is known with less confidence."""
 
@@ -246,3 +249,28 @@ def _level(name: str) -> Callable[[Game[Any, Any]], Agent]:
 
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {name: _level(name) for name in PARAMS}
 """Named levels: easy, medium, hard (human-like memories) and perfect (the ceiling, for tests)."""
+
+
+def analysis_sample(game: Game[Any, Any], agent: Agent, view: Mapping[str, Any], rng: random.Random) -> State:
+    """For :mod:`qipan.ai.analysis`: a state drawn from ``view`` as ``agent`` believes it (each
+    face-down stone it remembers is put where it remembers it with the chance it is right, the
+    others at random); a state drawn uniformly if ``agent`` has no memory."""
+    assert isinstance(game, Tellstones)
+    if not isinstance(agent, MemoryAgent):
+        return game.sample_state(view, rng)
+    guess = {game.label(*slot): SYMBOLS[s] for slot, (s, p) in agent.memory.assignment(view).items()
+             if rng.random() < p}
+    return game.sample_state_with(view, rng, guess)
+
+
+def analysis_agents(game: Game[Any, Any], level: str, player: int, views: Sequence[Mapping[str, Any]]) -> list[Agent]:
+    """For :mod:`qipan.ai.analysis`: the ``level``'s agents of every seat for playouts, each having
+    watched the game so far: ``player`` its own ``views`` (oldest first), the others the public
+    part of them (what every seat saw: not ``player``'s peeks)."""
+    agents: list[Agent] = []
+    for seat in range(game.num_players):
+        agent = LEVELS[level](game)
+        for view in views:
+            agent.observe(game, view if seat == player else {**view, "player": seat, "revealed": None})
+        agents.append(agent)
+    return agents
