@@ -61,6 +61,9 @@ class Record:
     started: float | None = None
     clock: TimeControl | None = None
     clock_reset: Reset | None = None
+    hints: bool = False
+    """Whether its player could ask the engine for hints (a game against the AI created with
+    hints on); written only when true, so other records are unchanged."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -78,6 +81,8 @@ class Record:
             data["clock"] = self.clock.to_json()
         if self.clock_reset is not None:
             data["clock_reset"] = self.clock_reset.to_json()
+        if self.hints:
+            data["hints"] = True
         return data
 
     def dumps(self) -> str:
@@ -103,6 +108,9 @@ class Record:
             reset = None if data.get("clock_reset") is None else Reset.from_json(data["clock_reset"])
         except GameError as exc:
             raise read.fail(str(exc)) from None
+        hints = data.get("hints", False)
+        if not isinstance(hints, bool):
+            raise read.fail(f"hints must be true or false, not {brief(hints, 40)}")
         return cls(
             game=read.text(read.field(data, "game"), "game", 40),
             variant=read.text(read.field(data, "variant"), "variant", 40),
@@ -114,6 +122,7 @@ class Record:
             started=_time(read, data.get("started"), "started"),
             clock=clock,
             clock_reset=reset,
+            hints=hints,
         )
 
     @classmethod

@@ -1,14 +1,16 @@
 """AI seats in worker processes, so an AI thinking never holds the server's interpreter lock.
 
-Requests wait in two queues: *foreground* (a game with a human seat: someone is waiting for the
-move) and *background* (all-AI games). A worker always takes a foreground request before a
-background one, and background requests may occupy at most ``background_workers`` workers at once,
-so with two or more workers a human never waits for an all-AI game's search (see
-:class:`Scheduler`). Workers keep each game's agents between moves, so a request goes to the
-worker that holds its agent while that worker is free; a foreground request whose worker is busy
-is taken by a free one. A request carries the views the agent has not seen yet; a worker that
-does not have them (another worker served the game meanwhile, it was restarted, or it evicted the
-agent) answers ``resync`` and gets the whole history again.
+Requests wait in three queues: *foreground* (a game with a human seat: someone is waiting for the
+move), *analysis* (an engine analysis someone asked for: a position, a review, a hint; see
+:class:`AnalysisRequest`) and *background* (all-AI games). A worker always takes a foreground
+request first, then analysis, then background; analysis and background requests together may
+occupy at most ``background_workers`` workers at once, so with two or more workers a human's AI
+opponent never waits for anyone's analysis or an all-AI game's search (see :class:`Scheduler`).
+Workers keep each game's agents between moves, so a request goes to the worker that holds its
+agent while that worker is free; a foreground request whose worker is busy is taken by a free one.
+A request carries the views the agent has not seen yet; a worker that does not have them (another
+worker served the game meanwhile, it was restarted, or it evicted the agent) answers ``resync``
+and gets the whole history again.
 """
 
 from __future__ import annotations
@@ -35,8 +37,12 @@ agent between moves holds its game's positions and memory, tens of kilobytes."""
 THINK_LIMIT = 120
 """Seconds an AI may think before its worker is restarted and a random move is played."""
 
-FOREGROUND, BACKGROUND = 0, 1
-"""Request priorities: a game with a human seat, an all-AI game."""
+ANALYSIS_GRACE = 10.0
+"""Seconds an analysis may run beyond the time it was given before its worker is restarted (as
+for an AI that thinks past :data:`THINK_LIMIT`): a search finishes the iteration it is in."""
+
+FOREGROUND, ANALYSIS, BACKGROUND = 0, 1, 2
+"""Request priorities: a game with a human seat, an analysis, an all-AI game."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,58 @@ class Request:
         return max(0.0, min(self.think, self.deadline - now))
 
 
+@dataclass(frozen=True)
+class AnalysisRequest:
+    """Analyse ``view`` (the view of the player to move) with :func:`qipan.ai.analysis.analyse`.
+
+    The request holds the game's configuration and one player's view, never a state: what the
+    engine answers cannot depend on anything that player does not see. With ``review``, the
+    first of ``include`` is the move played, and the answer is the review of that decision."""
+
+    game: str
+    variant: str
+    options: Mapping[str, Any]
+    view: dict[str, Any]
+    lines: int
+    time: float
+    include: tuple[str, ...] = ()
+    review: bool = False
+    history: tuple[dict[str, Any], ...] = ()
+    """The same player's earlier views, oldest first (a memory agent learns from them)."""
+    seed: int = 0
+    forget: tuple[str, ...] = ()
+    """Agents the worker may drop first (as :class:`Request`'s)."""
+    key: str = ""
+    """No agent: any worker takes it."""
+
+    @property
+    def limit(self) -> float:
+        """Seconds the worker may take before it is restarted."""
+        return self.time + ANALYSIS_GRACE
+
+
+def run_analysis(request: AnalysisRequest) -> tuple[str, Any]:
+    """``("ok", answer)`` (an Analysis as JSON, or a review's ``best``, ``played``, ``verdict`` and
+    ``evaluation``) or ``("refused", message)`` for a position the engine cannot analyse."""
+    from qipan.ai.analysis import analyse, verdict
+    from qipan.core import GameError, load
+
+    try:
+        game = load(request.game, request.variant, dict(request.options))
+        found = analyse(game, request.view, lines=request.lines, time=request.time, include=request.include,
+                        seed=request.seed, history=request.history)
+    except GameError as exc:
+        return ("refused", str(exc))
+    if not request.review:
+        return ("ok", found.to_json())
+    best, played = found.lines[0], found.line(request.include[0])
+    if played is None:
+        return ("refused", "the engine did not analyse the move played")
+    return ("ok", {"best": best.to_json(), "played": played.to_json(),
+                   "verdict": verdict(game, best.evaluation, played.evaluation),
+                   "evaluation": found.evaluation.to_json()})
+
+
 def _worker(conn: Connection) -> None:
     from qipan.ai import make_agent
     from qipan.ai.agent import choose_within
@@ -88,6 +146,12 @@ def _worker(conn: Connection) -> None:
             return
         for key in request.forget:
             agents.pop(key, None)
+        if isinstance(request, AnalysisRequest):
+            try:
+                conn.send(run_analysis(request))
+            except Exception as exc:  # the server answers that the analysis failed
+                conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            continue
         try:
             entry = agents.get(request.key)
             if request.first == 0:
@@ -114,7 +178,7 @@ def _worker(conn: Connection) -> None:
 class Job:
     """A queued request and where its answer goes."""
 
-    request: Request
+    request: Request | AnalysisRequest
     priority: int
     answer: Callable[[tuple[str, Any]], None] = lambda reply: None
     """Called with the worker's reply (from the worker's feeding thread)."""
@@ -128,14 +192,15 @@ class Scheduler:
     """Which queued job each worker takes next: the policy alone (no processes, no locks).
 
     A free worker takes the oldest foreground job of the owners with the fewest jobs running,
-    else (while fewer than ``background_workers`` workers are busy with background jobs) the
-    oldest background job. Of those, it skips a job whose agent another *free* worker holds (that
+    else (while fewer than ``background_workers`` workers are busy with analysis or background
+    jobs) the oldest analysis job, then the oldest background job, each of the owners with the
+    fewest jobs running. Of those, it skips a job whose agent another *free* worker holds (that
     worker takes it without a resync).
     """
 
     workers: int
     background_workers: int
-    queues: tuple[deque[Job], deque[Job]] = field(default_factory=lambda: (deque(), deque()))
+    queues: tuple[deque[Job], deque[Job], deque[Job]] = field(default_factory=lambda: (deque(), deque(), deque()))
     home: dict[str, int] = field(default_factory=dict)
     """The worker that last served each agent (and so holds it)."""
     running: dict[int, Job] = field(default_factory=dict)
@@ -158,18 +223,20 @@ class Scheduler:
         """The job ``worker`` (free) runs next, now marked running; None: nothing for it."""
         if worker in self.running:
             return None
-        background_busy = sum(job.priority == BACKGROUND for job in self.running.values())
-        for priority in (FOREGROUND, BACKGROUND):
-            if priority == BACKGROUND and background_busy >= self.background_workers:
+        background_busy = sum(job.priority != FOREGROUND for job in self.running.values())
+        for priority in (FOREGROUND, ANALYSIS, BACKGROUND):
+            if priority != FOREGROUND and background_busy >= self.background_workers:
                 break
             queue = self.queues[priority]
             running = Counter(job.owner for job in self.running.values())
             for job in sorted(queue, key=lambda job: running[job.owner]):  # stable: oldest first among equals
-                home = self.home.get(job.request.key)
+                key = job.request.key
+                home = self.home.get(key) if key else None
                 if home is None or home == worker or home in self.running:
                     queue.remove(job)
                     self.running[worker] = job
-                    self.home[job.request.key] = worker
+                    if key:
+                        self.home[key] = worker
                     return job
         return None
 
@@ -222,8 +289,11 @@ class AIProcesses:
         with self._ready:
             return self.scheduler.home.get(key)
 
-    async def choose(self, request: Request, priority: int = FOREGROUND, owner: str = "") -> tuple[str, Any]:
-        """``("ok", action)``, ``("resync", None)`` or ``("error", message)``."""
+    async def choose(self, request: Request | AnalysisRequest, priority: int = FOREGROUND, owner: str = ""
+                     ) -> tuple[str, Any]:
+        """``("ok", action)``, ``("resync", None)`` or ``("error", message)``; for an
+        :class:`AnalysisRequest` (priority :data:`ANALYSIS`), what :func:`run_analysis` answers,
+        or ``("error", message)``."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[tuple[str, Any]] = loop.create_future()
 
@@ -282,17 +352,19 @@ class AIProcesses:
                 self._ready.notify_all()
             job.answer(reply)
 
-    def _call(self, index: int, request: Request) -> tuple[str, Any]:
+    def _call(self, index: int, request: Request | AnalysisRequest) -> tuple[str, Any]:
+        limit = request.limit if isinstance(request, AnalysisRequest) else THINK_LIMIT
+        who = "an analysis" if isinstance(request, AnalysisRequest) else "the AI"
         with self._locks[index]:
             if self._closed:
                 return ("error", "the server is shutting down")
             pipe = self._pipe(index)
             try:
                 pipe.send(request)
-                if not pipe.poll(THINK_LIMIT):
-                    log.warning("AI worker %d thought for over %d s; restarting it", index, THINK_LIMIT)
+                if not pipe.poll(limit):
+                    log.warning("AI worker %d ran %s for over %g s; restarting it", index, who, limit)
                     self._stop(index, force=True)
-                    return ("error", f"the AI took longer than {THINK_LIMIT} s")
+                    return ("error", f"{who} took longer than {limit:g} s")
                 reply: tuple[str, Any] = pipe.recv()
                 return reply
             except (EOFError, OSError):

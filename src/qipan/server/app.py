@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.routing import APIRoute
@@ -32,16 +32,17 @@ from qipan.core.clock import TimeControl
 from qipan.core.errors import brief, brief_text
 from qipan.server import meta as meta_module
 from qipan.server import models
-from qipan.server.edge import Edge, redact_logs
+from qipan.server.analysis import router as analysis_router
+from qipan.server.edge import Edge, limited, redact_logs
 from qipan.server.errors import AuthError, Busy, Conflict, NotFound, SetAside
 from qipan.server.expiry import IDLE, UNSTARTED, Expiry
-from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, creator_seat, seat_specs, unavailable_summary
+from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, check_hints, creator_seat, seat_specs, unavailable_summary
 from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
 from qipan.server.live import seat_summary
 from qipan.server.lobby import Lobby
 from qipan.server.lobby import router as lobby_router
 from qipan.server.names import check_name
-from qipan.server.ops import Ops, Unreachable, created_reply
+from qipan.server.ops import Ops, created_reply
 from qipan.server.socket import router as socket_router
 from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, StorageUnavailable, Store, normalise_url, safe_url
 
@@ -160,9 +161,8 @@ def create_app(
 
     @app.exception_handler(GameError)
     async def game_error(_request: Request, exc: GameError) -> JSONResponse:
-        if isinstance(exc, Busy):
-            wait = "5" if isinstance(exc, Unreachable) else "60"  # (the owner's lease lapses by then)
-            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": wait})
+        if isinstance(exc, Busy):  # (an unreachable owner's lease lapses within 5 s)
+            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": str(exc.retry_after)})
         status = 403 if isinstance(exc, AuthError) else 409 if isinstance(exc, Conflict) else \
             404 if isinstance(exc, NotFound) else 400
         return JSONResponse({"error": str(exc)}, status_code=status)
@@ -190,13 +190,6 @@ def create_app(
         log.exception("internal error", exc_info=exc)
         return JSONResponse({"error": "internal server error"}, status_code=500)
 
-    def limited(name: str) -> Any:
-        """A dependency spending one of the client's ``name`` tokens (429 when there is none)."""
-        async def check(request: Request) -> None:
-            if refused := await guard.refusal(name, request.scope):
-                raise refused
-        return Depends(check)
-
     errors = models.errors
 
     # -- API ---------------------------------------------------------------------------------------
@@ -221,13 +214,16 @@ def create_app(
         game = meta_module.build_game(spec.model_dump())
         seats = seat_specs(game, None if spec.seats is None else [s.model_dump(exclude_none=True) for s in spec.seats])
         creator = creator_seat(seats, spec.seat)
+        if spec.hints:
+            check_hints(seats)
         clock = None if spec.clock is None else TimeControl(spec.clock.base, spec.clock.increment)
         lobby: Lobby = request.app.state.lobby
         # 429 when this client has enough open public games: one client may not fill the lobby
         # (part of the creation limit: off with it)
         capped = spec.public and guard.limits.create_rate is not None
         async with lobby.opening(client_key(request.scope)) if capped else contextlib.nullcontext() as opened:
-            live, token, invites = await hub_of(request).create(game, seats, creator, name, spec.public, clock)
+            live, token, invites = await hub_of(request).create(game, seats, creator, name, spec.public, clock,
+                                                                spec.hints)
             if opened is not None:
                 opened(live.id)
         return created_reply(live, creator, token, invites)
@@ -357,6 +353,7 @@ def create_app(
         return JSONResponse({"error": f"use {' or '.join(allowed)} for {_shown(request.url.path)}"},
                             status_code=405, headers={"Allow": ", ".join(allowed)})
 
+    app.include_router(analysis_router)
     app.include_router(socket_router)
     app.include_router(lobby_router)
 
@@ -474,6 +471,7 @@ def _row_summary(row: GameRow, moves: int) -> dict[str, Any]:
         "status": "finished" if row.finished is not None else "playing",
         "result": row.result, "moves": moves, "created": row.created, "public": row.public,
         "clock": {k: v for k, v in row.clock.items() if k in ("base", "increment")} if row.clock else None,
+        "hints": row.hints, "hints_used": row.hints_used,
     }
     try:
         models.Summary.model_validate(summary)

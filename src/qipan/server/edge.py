@@ -20,6 +20,9 @@ import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
+from fastapi import Depends
+from starlette.requests import Request
+
 from qipan.core import GameError
 from qipan.core.jsonsafe import loads
 from qipan.server.limits import Guard, client_key, retry_after
@@ -29,6 +32,16 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+def limited(name: str) -> Any:
+    """A route dependency spending one of the client's ``name`` tokens (``create``, ``join``,
+    ``analyse``, ``position``: :class:`qipan.server.limits.Limits`); 429 when there is none."""
+    async def check(request: Request) -> None:
+        guard: Guard = request.app.state.guard
+        if refused := await guard.refusal(name, request.scope):
+            raise refused
+    return Depends(check)
+
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

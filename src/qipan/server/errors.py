@@ -20,8 +20,10 @@ class NotFound(GameError):
 
 
 class Busy(GameError):
-    """The server is at a limit that frees itself (HTTP 503 with Retry-After), e.g. as many
-    all-AI games running as it allows."""
+    """The server is at a limit that frees itself (HTTP 503 with Retry-After: ``retry_after``
+    seconds), e.g. as many all-AI games running as it allows."""
+
+    retry_after = 60
 
 
 class SetAside(Conflict):

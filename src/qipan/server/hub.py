@@ -117,15 +117,18 @@ class Hub:
 
     async def create(
         self, game: Game[Any, Any], specs: list[dict[str, Any]], creator: int | None, name: str | None = None,
-        public: bool = False, clock: TimeControl | None = None,
+        public: bool = False, clock: TimeControl | None = None, hints: bool = False,
     ) -> tuple[LiveGame, str | None, dict[int, str]]:
         """Start a game with these seats (from :func:`seat_specs`). The ``creator``'s seat gets a
         token (and their nickname ``name``), every other human seat an invitation; returns the
         game, the creator's token (None when they take no seat) and each invited seat's code.
         A ``public`` game is listed in the lobby and anyone may take its free seats. ``clock``:
-        the time control (None: untimed, or the game's own time limit)."""
+        the time control (None: untimed, or the game's own time limit). ``hints``: its one human
+        may ask the engine for hints (:func:`check_hints`)."""
+        if hints:
+            check_hints(specs)
         records, token, invites = new_seats(specs, creator, name)
-        live = await self._start(game, records, public=public, clock=clock)
+        live = await self._start(game, records, public=public, clock=clock, hints=hints)
         return live, token, invites
 
     def ai_games(self) -> int:
@@ -134,7 +137,7 @@ class Hub:
                    if not live.match.over and all(seat["kind"] == "ai" for seat in live.row.seats))
 
     async def _start(self, game: Game[Any, Any], seats: list[SeatRecord], rematch_of: LiveGame | None = None,
-                     public: bool = False, clock: TimeControl | None = None) -> LiveGame:
+                     public: bool = False, clock: TimeControl | None = None, hints: bool = False) -> LiveGame:
         """Create, save and start a game with these seat records (hashes only)."""
         if all(seat["kind"] == "ai" for seat in seats) and (
                 self.ai_games() >= self.max_ai_games
@@ -155,6 +158,7 @@ class Hub:
             started=now,
             clock=stored_clock(match),
             public=public,
+            hints=hints,
         )
         rows = [(str(m.player), m.text, m.time) for m in match.moves]  # opening chance outcomes
         result = match.result()
@@ -439,7 +443,7 @@ class Hub:
                 n = len(live.row.seats)
                 seats = [rematch_record(live.row.seats[(j - 1) % n]) for j in range(n)]
                 new = await self._start(live.game, seats, rematch_of=live, public=live.row.public,
-                                         clock=live.match.time_control)
+                                         clock=live.match.time_control, hints=live.row.hints)
                 live.row.rematch = new.id
                 live.broadcast()
             else:
@@ -467,6 +471,16 @@ def rematch_record(old: SeatRecord) -> SeatRecord:
     record = human_seat(creator=bool(old.get("creator")), name=old.get("name"))
     record["rematch_of"] = old.get("token")
     return record
+
+
+def check_hints(specs: list[dict[str, Any]]) -> None:
+    """Refuse hints (GameError) unless the game seats exactly one human and at least one AI:
+    hints are for a player against the engine, never in a game between people."""
+    humans = sum(spec["kind"] == "human" for spec in specs)
+    if humans != 1 or len(specs) == humans:
+        reason = "there is no AI seat" if len(specs) == humans else \
+            "there is no human seat" if humans == 0 else f"{humans} seats are human"
+        raise GameError(f"hints are only for a game of one person against the AI; here {reason}")
 
 
 def creator_seat(specs: list[dict[str, Any]], seat: object) -> int | None:

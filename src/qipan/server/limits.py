@@ -79,6 +79,11 @@ class Limits:
     """WebSocket connections opened and seats claimed per client (429 beyond)."""
     message_rate: Rate | None = Rate(60, 10.0)
     """WebSocket messages per client, over all its connections (an error reply beyond)."""
+    analyse_rate: Rate | None = Rate(120, 60.0)
+    """Engine analyses per client: ``POST /api/analyse``, reviews of a move, hints (429 beyond).
+    Each costs up to 2 s of an AI worker's time, at background priority."""
+    position_rate: Rate | None = Rate(600, 60.0)
+    """Positions stepped through per client: ``POST /api/position`` (429 beyond; cheap)."""
     client_connections: int = 32
     """Open WebSockets plus requests in progress per client (429 beyond; 0: no cap)."""
     total_connections: int = 2_048
@@ -270,7 +275,7 @@ class Guard:
 
     async def wait(self, name: str, client: str) -> float:
         """Seconds ``client`` must wait before another ``name`` event (``create``, ``join``,
-        ``message``); 0.0 when it may go ahead (and the event is counted)."""
+        ``message``, ``analyse``, ``position``); 0.0 when it may go ahead (and the event is counted)."""
         rate: Rate | None = getattr(self.limits, f"{name}_rate")
         return 0.0 if rate is None else await self.limiter.take(name, client, rate)
 
@@ -281,7 +286,8 @@ class Guard:
         return RateLimited(f"too many {EVENTS[name]}; wait {retry_after(wait)} s", wait) if wait else None
 
 
-EVENTS = {"create": "games created", "join": "connections opened or seats claimed", "message": "messages"}
+EVENTS = {"create": "games created", "join": "connections opened or seats claimed", "message": "messages",
+          "analyse": "analyses, reviews or hints", "position": "positions"}
 
 
 def retry_after(seconds: float) -> str:

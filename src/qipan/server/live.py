@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("qipan.server")
 
+ANALYSIS_HISTORY = 200
+"""Earlier views of the player the engine is given with a hint or a review (the newest): a memory
+agent (Tellstones) learns from them, a search (Abalone) avoids repeating the positions they show."""
+
 
 def play_url(game_id: str) -> str:
     """The page of a game: anyone with it may watch."""
@@ -148,6 +152,8 @@ class LiveGame(Offers, AITurns):
             "created": self.row.created,
             "public": self.row.public,
             "clock": None if self.match.time_control is None else self.match.time_control.to_json(),
+            "hints": self.row.hints,
+            "hints_used": self.row.hints_used,
         }
 
     def public_moves(self, seat: int | None) -> list[dict[str, Any]]:
@@ -310,6 +316,30 @@ class LiveGame(Offers, AITurns):
             raise AuthError(f"nobody has claimed seat {seat} yet; open its invitation link")
         if not check_token(info["token"], token):
             raise AuthError(f"wrong or missing token for seat {seat}")
+
+    async def hint(self, token: object) -> dict[str, Any]:
+        """Count a hint for the seat of ``token`` and return what the engine may look at: that
+        seat's own view of its current decision and its :data:`ANALYSIS_HISTORY` views before (never
+        the state). AuthError in a game without
+        hints or for a token of no seat, Conflict when it is not that seat's turn."""
+        if not self.row.hints:
+            raise AuthError("this game was not created with hints")
+        seat = self.seat_for_token(token)
+        async with self.lock:
+            match = self.match
+            if match.over:
+                raise Conflict("the game is over: no hints (review it instead)")
+            if match.to_move != seat or self.seated() is None:
+                raise Conflict("a hint is for your own turn; it is not your turn")
+            used = self.row.hints_used + 1
+            await self.hub.write(self.id, lambda c: self.hub.store.set_hints_used(self.id, used, conn=c))
+            self.row.hints_used = used
+            game, ply = self.game, len(match.moves)
+            history = [game.view(state, seat) for state in match.states[max(0, ply - ANALYSIS_HISTORY):ply]]
+            position = {"game": game.name, "variant": game.variant, "options": dict(game.config), "player": seat,
+                        "ply": ply, "view": game.view(match.state, seat), "history": history}
+        self.hub.touched()
+        return position
 
     # -- invitations -----------------------------------------------------------------------------
 

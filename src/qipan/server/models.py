@@ -36,6 +36,16 @@ GAME_NAMES: list[JsonValue] = list(available_games())
 
 MAX_OPTIONS = 32
 MAX_SEATS = 16
+MAX_LINES = 5
+"""Most engine lines an analysis request may ask for."""
+MAX_ANALYSIS_TIME = 2
+"""Most seconds an analysis request may ask for (it runs in an AI worker)."""
+MAX_MOVE = 500
+"""Longest move text a request may carry (as records and the engine protocol)."""
+
+Seconds = Annotated[StrictInt, Field(gt=0, le=MAX_ANALYSIS_TIME)] | \
+    Annotated[StrictFloat, Field(gt=0, le=MAX_ANALYSIS_TIME)]
+MoveText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_MOVE)]
 
 
 class Request(BaseModel):
@@ -89,6 +99,8 @@ class CreateGame(GameSpec):
                                                   "(default: invite-only, listed nowhere)")
     clock: ClockSpec | None = Field(None, description="the time control (default: untimed, or Abalone's time_limit "
                                                       "option)")
+    hints: StrictBool = Field(False, description="the human may ask the engine for hints (only in a game with one "
+                                                 "human seat and at least one AI seat)")
 
 
 class ClaimRequest(Request):
@@ -109,6 +121,33 @@ class RematchRequest(Request):
     token: Token = Field(description="any seat token of the finished game")
     seat: StrictInt | None = Field(None, description="ignored (the token names the seat)")
     name: Nickname | None = Field(None, description=NAME_HELP + "; default: your name in the finished game")
+
+
+class PositionRequest(GameSpec):
+    """``POST /api/position``: a position of a game (no live game needed), and a move to play there."""
+
+    state: JsonValue = Field(None, description="a whole state as the engine protocol's state/load "
+                                               "(default: the initial position)")
+    move: MoveText | None = Field(None, description="a legal move (or chance outcome) to play; at a chance point "
+                                                    "\"random\" draws one")
+
+
+class AnalyseRequest(GameSpec):
+    """``POST /api/analyse``: engine lines for the player to move in a position someone set up."""
+
+    state: JsonValue = Field(description="a whole state as the engine protocol's state/load")
+    lines: Annotated[StrictInt, Field(ge=1, le=MAX_LINES)] = Field(3, description=f"best moves wanted: 1..{MAX_LINES}")
+    time: Seconds = Field(1.0, description=f"seconds of engine time: above 0, at most {MAX_ANALYSIS_TIME}")
+
+
+class ReviewRequest(Request):
+    token: Token | None = Field(None, description="the seat token of the player whose decision it is (required in "
+                                                  "games of hidden information)")
+    time: Seconds = Field(0.5, description=f"seconds of engine time: above 0, at most {MAX_ANALYSIS_TIME}")
+
+
+class HintRequest(Request):
+    token: Token = Field(description="your seat token")
 
 
 # -- answers ----------------------------------------------------------------------------------------
@@ -241,6 +280,8 @@ class Summary(Answer):
     created: Number
     public: bool = Field(False, description="listed in the lobby, where anyone may take a free seat")
     clock: dict[str, Number] | None = Field(None, description='the time control {"base", "increment"} (null: untimed)')
+    hints: bool = Field(False, description="created with hints: its human may ask the engine for hints")
+    hints_used: int = Field(0, description="hints its human has asked for")
 
 
 class RecordMove(Answer):
@@ -262,6 +303,7 @@ class GameRecord(Answer):
     result: dict[str, Any] | None
     clock: dict[str, Number] | None = Field(None, description="the time control (absent: untimed)")
     clock_reset: dict[str, Any] | None = Field(None, description="the clocks the last takeback left (ply, time, left)")
+    hints: bool = Field(False, description="played with hints on (absent: off)")
 
 
 class PublicMove(Answer):
@@ -281,6 +323,66 @@ class Frame(Answer):
     clocks: list[Number] | None
     result: Result | None = None
     seats: list[SeatSummary]
+
+
+class Evaluation(Answer):
+    """A position's worth for the player deciding (docs/analysis.md)."""
+
+    value: float | None = Field(description="the engine's own number (search units)")
+    win: float | None = Field(description="win probability 0..1 where it means something")
+    balance: float | None = Field(description="a readable balance (marbles, moves ahead, points...)")
+    unit: str | None = Field(description="what balance counts (marbles, moves, ...)")
+    mate: int | None = Field(description="a forced result: +n wins in n own moves, -n loses in n")
+    exact: bool = Field(description="from a solved table or a proven forced result")
+
+
+class Line(Answer):
+    move: str = Field(description="the first move, in the game's notation")
+    evaluation: Evaluation
+    pv: list[str] = Field(description="the principal variation, starting with move")
+
+
+class Analysis(Answer):
+    player: int = Field(description="the seat deciding: the analysis is from its view")
+    lines: list[Line] = Field(description="best first")
+    evaluation: Evaluation = Field(description="the position's, for player (the best line's)")
+    method: str = Field(description="search, exact, playouts or terminal")
+    depth: int | None
+    nodes: int
+    seconds: float
+
+
+class Position(Answer):
+    to_move: int | Literal["chance"] | None = Field(description="the seat to move, chance, or null when over")
+    view: Any = Field(description="the view of the seat to move (a spectator's at a chance point or the end)")
+    legal: list[str] = Field(description="legal moves, or at a chance point its outcomes (empty when they cannot be "
+                                         "listed: ask for \"random\")")
+    result: Result | None
+
+
+class Stepped(Position):
+    state: Any = Field(description="the whole state, for the next request")
+    move: str | None = Field(None, description="the move played, in the game's notation")
+
+
+class Analysed(Answer):
+    position: Position
+    analysis: Analysis | None = Field(description="null when nobody decides (a chance point, the end)")
+
+
+class Reviewed(Answer):
+    ply: int = Field(description="the decision after this many recorded actions")
+    player: int
+    move: str = Field(description="the move played")
+    best: Line
+    played: Line
+    verdict: Literal["inaccuracy", "mistake", "blunder"] | None
+    evaluation: Evaluation = Field(description="the position's, for player")
+
+
+class Hint(Answer):
+    analysis: Analysis
+    ply: int = Field(description="the position analysed: after this many recorded actions")
 
 
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -328,6 +430,11 @@ FIELD_MESSAGES = {
     "limit": "limit must be 1..1000",
     "ply": "ply must be a whole number",
     "game_id": "game ids are at most 64 characters",
+    "hints": '"hints" must be true or false',
+    "state": '"state" must be a game state as JSON (as the engine protocol\'s state command answers)',
+    "move": f'"move" must be a move in the game\'s notation: a string of 1..{MAX_MOVE} characters',
+    "lines": f'"lines" must be a whole number 1..{MAX_LINES}',
+    "time": f'"time" must be a number of seconds above 0 and at most {MAX_ANALYSIS_TIME}',
 }
 
 

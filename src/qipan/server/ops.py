@@ -51,6 +51,8 @@ OPS: dict[str, Operation] = {}
 class Unreachable(Busy):
     """The process that plays the game cannot be reached now (HTTP 503, Retry-After: a few seconds)."""
 
+    retry_after = 5
+
     def __init__(self) -> None:
         super().__init__("the server process playing this game cannot be reached right now; try again in a "
                          "few seconds")
@@ -141,6 +143,13 @@ async def invites(hub: Hub, live: LiveGame, args: dict[str, Any]) -> dict[str, A
                         for seat, code in codes.items()]}
 
 
+@operation("hint")
+async def hint(hub: Hub, live: LiveGame, args: dict[str, Any]) -> dict[str, Any]:
+    """The position a hint is for (counted): the asking seat's own view of its decision. The
+    engine then runs where the request came in (:mod:`qipan.server.analysis`)."""
+    return await live.hint(args["token"])
+
+
 def created_reply(live: LiveGame, seat: int | None, token: str | None, invites: dict[int, str]) -> dict[str, Any]:
     """The answer to whoever created a game (or its rematch): their own seat's token and link,
     and an invitation code per other human seat. Never another seat's token."""
@@ -163,6 +172,7 @@ def finished_record(live: LiveGame) -> Record:
         raise Conflict("the record is available once the game is over (it would reveal hidden information)")
     data = live.match.record()
     data.players = [live.seat_name(seat) for seat in range(len(live.row.seats))]
+    data.hints = live.row.hints
     return data
 
 

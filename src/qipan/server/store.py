@@ -62,6 +62,9 @@ games_table = sa.Table(
     # see qipan.core.clock)
     sa.Column("clock", sa.JSON, nullable=True),
     sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),  # listed in the lobby
+    # created with hints (one human against the AI may ask the engine), and how many were asked
+    sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("hints_used", sa.Integer, nullable=False, server_default="0"),
     # Cluster mode (qipan.server.cluster): the process that owns the game, and its fencing token
     # (raised by every change of owner; a write carrying an older one is refused).
     sa.Column("owner", sa.String(32), nullable=True),
@@ -124,6 +127,10 @@ class GameRow:
     """The time control ({"base", "increment"}) and, after a takeback, the clocks it left ("reset")."""
     public: bool = False
     """Listed in the lobby, and anyone may take a free seat (else: invite-only)."""
+    hints: bool = False
+    """Created with hints: its one human seat may ask the engine for hints."""
+    hints_used: int = 0
+    """Hints asked for so far."""
 
 
 class StoreError(Exception):
@@ -344,6 +351,9 @@ def decode_row(data: Mapping[str, Any]) -> GameRow:
     elif not isinstance(seed, int) or isinstance(seed, bool):
         raise bad("its stored seed is damaged")
     values["public"] = public
+    values["hints"] = data.get("hints") is True
+    used = data.get("hints_used")
+    values["hints_used"] = used if isinstance(used, int) and not isinstance(used, bool) and used >= 0 else 0
     if not (values["rematch"] is None or isinstance(values["rematch"], str)):
         values["rematch"] = None  # a damaged link to the rematch loses only the link
     return GameRow(**values)
@@ -441,6 +451,12 @@ class Store:
         if "public" not in columns:  # games from before public games stay invite-only
             with self.engine.begin() as c:
                 c.execute(sa.text("ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"))
+        if "hints" not in columns:  # games from before hints had none
+            with self.engine.begin() as c:
+                c.execute(sa.text("ALTER TABLE games ADD COLUMN hints BOOLEAN NOT NULL DEFAULT FALSE"))
+        if "hints_used" not in columns:
+            with self.engine.begin() as c:
+                c.execute(sa.text("ALTER TABLE games ADD COLUMN hints_used INTEGER NOT NULL DEFAULT 0"))
         if "owner" not in columns:  # games from before clusters: owned by nobody (any process takes them)
             with self.engine.begin() as c:
                 c.execute(sa.text("ALTER TABLE games ADD COLUMN owner VARCHAR(32)"))
@@ -521,6 +537,11 @@ class Store:
         """Replace a game's seat records (a claimed invitation, re-issued invitations)."""
         self._run(conn, lambda c: c.execute(
             games_table.update().where(games_table.c.id == game_id).values(seats=seats)))
+
+    def set_hints_used(self, game_id: str, used: int, conn: Connection | None = None) -> None:
+        """Record how many hints a game's player has asked for."""
+        self._run(conn, lambda c: c.execute(
+            games_table.update().where(games_table.c.id == game_id).values(hints_used=used)))
 
     def set_rematch(self, game_id: str, rematch_id: str, conn: Connection | None = None) -> None:
         self._run(
