@@ -387,6 +387,10 @@ def create_app(
     async def play_page(game_id: str) -> Response:
         return index()
 
+    @app.get("/analysis", include_in_schema=False)
+    async def analysis_page() -> Response:
+        return index()  # the web client's analysis board (js/analysisboard.js)
+
     @app.get("/static/{path:path}", include_in_schema=False)
     async def static(path: str) -> Response:
         found = web_file(path)
