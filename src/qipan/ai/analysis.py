@@ -356,7 +356,8 @@ def _expectimax(position: Position, agent: Any) -> Found:
     scored = agent.root_values(game, state, position.rng)
     top = _top(scored, position.lines, position.include)
     ends = [game.next_state(state, move) for move, _ in top]
-    wins, playouts = _win_rates(game, ends, player, position.rng, start + position.time, _policy(game))
+    wins, playouts = _win_rates(game, ends, player, position.rng, start + position.time, _policy(game),
+                                position.depth)
     lines = []
     for (move, value), end, win in zip(top, ends, wins, strict=True):
         balance, unit = _balance(game, end, player, value)
@@ -411,12 +412,14 @@ MIN_PLAYOUTS = 2
 
 
 def _win_rates(game: Game[Any, Any], starts: Sequence[Any], player: int, rng: random.Random, deadline: float,
-               policy: Callable[[Game[Any, Any], Any, random.Random], Any] | None) -> tuple[list[float], int]:
-    """Winning rates of ``player`` from each of ``starts`` by playouts, round by round (one more
-    playout from each) until ``deadline`` (at least :data:`MIN_PLAYOUTS` rounds)."""
+               policy: Callable[[Game[Any, Any], Any, random.Random], Any] | None,
+               fixed: int | None = None) -> tuple[list[float], int]:
+    """Winning rates of ``player`` from each of ``starts`` by playouts (:func:`smoothed_rate`),
+    round by round (one more playout from each) until ``deadline`` (at least
+    :data:`MIN_PLAYOUTS` rounds), or exactly ``fixed`` rounds."""
     totals = [0.0] * len(starts)
     rounds = 0
-    while rounds < MIN_PLAYOUTS or clock.perf_counter() < deadline:
+    while rounds < fixed if fixed is not None else rounds < MIN_PLAYOUTS or clock.perf_counter() < deadline:
         for i, start in enumerate(starts):
             totals[i] += playout_result(game, start, player, rng, policy)
         rounds += 1
@@ -430,7 +433,8 @@ def _playouts(position: Position, agent: Any) -> Found:
     with the game's ``analysis_sample``) by the level's agents for every seat (copies of agents
     that have watched the game so far: the game's ``analysis_agents``), round by round until the
     time is up, the worse half of the moves dropped after rounds 1, 2, 4, 8, ... (successive
-    halving, keeping the included moves): a move's value and winning chance are its winning rate."""
+    halving, keeping the included moves), or exactly ``depth`` rounds when it is given: a move's
+    value and winning chance are its winning rate (:func:`smoothed_rate`)."""
     game, view, player, rng = position.game, position.view, position.player, position.rng
     moves = list(game.legal_actions(position.state))
     views = [*position.history, view]
@@ -447,7 +451,8 @@ def _playouts(position: Position, agent: Any) -> Found:
     active = list(range(len(moves)))
     keep = max(position.lines, 2)
     rounds = 0
-    while rounds < MIN_PLAYOUTS or clock.perf_counter() < deadline:
+    while (rounds < position.depth if position.depth is not None
+           else rounds < MIN_PLAYOUTS or clock.perf_counter() < deadline):
         for i in active:
             state = sample(game, players[player], view, rng) if sample is not None else game.sample_state(view, rng)
             totals[i] += _agent_playout(game, game.next_state(state, moves[i]), player, copy.deepcopy(players), rng)
@@ -472,10 +477,16 @@ def _playouts(position: Position, agent: Any) -> Found:
     return Found(lines, "playouts", None, sum(counts))
 
 
+MAX_AGENT_PLAYOUT_PLIES = 200
+"""An agents' playout still going after this many plies counts as a draw: Tellstones' memory
+agents, started in a world that is not quite the one they remember, sometimes circle for ever
+with neither side daring to challenge (a real game takes 10-50 plies)."""
+
+
 def _agent_playout(game: Game[Any, Any], state: Any, player: int, agents: Sequence[Agent],
                    rng: random.Random) -> float:
     """:func:`playout_result` with ``agents[p]`` deciding for seat ``p`` from its views."""
-    for _ in range(MAX_PLAYOUT_PLIES):
+    for _ in range(MAX_AGENT_PLAYOUT_PLIES):
         for seat, agent in enumerate(agents):
             agent.observe(game, game.view(state, seat))
         mover = game.to_move(state)
@@ -556,7 +567,7 @@ def verdict(game: Game[Any, Any], best: Evaluation, played: Evaluation) -> str |
             break
     else:
         return None
-    drop = high - low
+    drop = high - low + 1e-9  # 0.6 - 0.4 is a drop of 0.2, not 0.19999999999999998
     if drop >= limits.blunder:
         return "blunder"
     if drop >= limits.mistake:

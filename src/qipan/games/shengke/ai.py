@@ -298,8 +298,8 @@ def analysis_lines(position: Any, agent: Agent) -> Any:
     reply. A line's value is the search's mean score and its balance the mean card lead after
     the reply (bonus included). Its ``win``: the shown lines are played on to the end from those
     deals by greedy turns on both sides, one round of deals after another in the time left (at
-    least one), the rate with one won and one lost game added (so a few playouts do not read as
-    certainty). An included first placement not among the candidates is played with its best
+    least one; ``depth`` rounds at a fixed depth), the rate with one won and one lost game added
+    (so a few playouts do not read as certainty). An included first placement not among the candidates is played with its best
     continuation. None for the other levels."""
     from qipan.ai.analysis import Evaluation, Found, Line, smoothed_rate
 
@@ -338,7 +338,8 @@ def analysis_lines(position: Any, agent: Agent) -> Any:
     ranked = sorted(best_first.values(), key=lambda i: (-totals[i], i != pick))
     chosen = ranked[: position.lines] + [i for i in ranked[position.lines:] if candidates[i][0] in position.include]
     wins, played = [0.0] * len(chosen), 0
-    while played < len(deals) and (played == 0 or time.perf_counter() < start + position.time):
+    rounds = min(position.depth, len(deals)) if fixed else len(deals)
+    while played < rounds and (fixed or played == 0 or time.perf_counter() < start + position.time):
         deal, seed = deals[played]
         for k, i in enumerate(chosen):
             dice = random.Random(seed)

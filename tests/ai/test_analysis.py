@@ -1,0 +1,361 @@
+"""qipan.ai.analysis: best lines agree with the levels, review marks blunders, hidden state stays hidden."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import qipan
+from qipan.ai import make_agent
+from qipan.ai.analysis import (
+    MAX_LINES,
+    Analysis,
+    Evaluation,
+    analyse,
+    analysis_levels,
+    review,
+    review_move,
+    strongest_level,
+    verdict,
+)
+from qipan.ai.search import AlphaBetaAgent
+from qipan.core import Match
+from qipan.core.errors import GameError
+from qipan.core.game import CHANCE, Game
+from qipan.core.record import Record
+from qipan.games.abalone.ai import evaluate as abalone_evaluate
+from qipan.games.abalone.ai import order as abalone_order
+from qipan.games.kelighine import exact
+
+
+def played_to(game: Game[Any, Any], seed: int, decisions: int) -> Match:
+    """A match of ``game`` after ``decisions`` random decisions (chance drawn by the match), at a decision."""
+    match = Match(game, seed=seed)
+    rng = random.Random(seed)
+    done = 0
+    while not match.over and (done < decisions or match.to_move == CHANCE):
+        if match.to_move != CHANCE:
+            done += 1
+        match.play(rng.choice(match.legal_texts()))
+    assert not match.over
+    return match
+
+
+MATE_IN_ONE = {"black": ["g5", "h5", "a1", "a2", "a3", "a4", "a5", "b1", "b2", "b3", "b4", "b5", "b6", "c3"],
+               "white": ["i5", "e5", "e6", "e4", "d4", "d5", "f5", "f6", "f4"],
+               "turn": "black", "quiet": 0, "history": [], "outcome": "ongoing"}
+"""Black has pushed out five white marbles; g5-h5 push the sixth off i5."""
+
+
+# -- the best line is the level's own choice --------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "options", "level", "depth"), [
+    ("abalone", {}, "hard", 3),
+    ("chinese-checkers", {}, "hard", 2),
+    ("chinese-checkers", {"players": 3}, "hard", 2),
+    ("kelighine", {"version": 2}, "hard", 1),
+    ("shengke", {}, "medium", 1),
+])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_best_line_is_the_levels_choice_at_a_fixed_depth(name: str, options: dict[str, Any], level: str, depth: int,
+                                                          seed: int) -> None:
+    game = qipan.load(name, **options)
+    match = played_to(game, seed, 6 + 5 * seed)
+    view = game.view(match.state, match.to_move)
+    result = analyse(game, view, lines=3, level=level, depth=depth, seed=seed)
+    agent = make_agent(game, level)
+    if hasattr(agent, "depth"):  # the level's own search, to the same fixed depth
+        setattr(agent, "depth", depth)  # noqa: B010
+        setattr(agent, "time_limit", None)  # noqa: B010
+    choice = game.action_text(match.state, agent.choose(game, view, random.Random(seed)))
+    assert result.lines[0].move == choice
+    assert result.evaluation == result.lines[0].evaluation
+    values = [line.evaluation.value for line in result.lines]
+    assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_exact_kelighine_lines_are_the_tables_values(seed: int) -> None:
+    game = qipan.load("kelighine")
+    match = played_to(game, seed, 10)
+    state, player = match.state, match.to_move
+    result = analyse(game, game.view(state, player), lines=MAX_LINES)
+    assert result.method == "exact"
+    values = {game.action_text(state, a): exact.value(game, game.next_state(state, a), player)
+              for a in game.legal_actions(state)}
+    assert {line.move: line.evaluation.win for line in result.lines} == pytest.approx(
+        dict(sorted(values.items(), key=lambda kv: -kv[1])[:MAX_LINES]))
+    assert all(line.evaluation.exact for line in result.lines)
+    # the hard level plays one of the moves worth the best line's value
+    choice = make_agent(game, "hard").choose(game, game.view(state, player), random.Random(seed))
+    assert values[game.action_text(state, choice)] == pytest.approx(result.lines[0].evaluation.value)
+
+
+def test_multipv_values_are_exact_minimax_values() -> None:
+    game = qipan.load("abalone")
+    state = played_to(game, 7, 20).state
+    lines = AlphaBetaAgent(abalone_evaluate, depth=2, order=abalone_order).multipv(
+        game, state, lines=4, include=[game.legal_actions(state)[-1]])
+    assert len(lines) in (4, 5)
+    for line in lines:
+        # the value of a root move is minus what the opponent's own search finds after it
+        after = game.next_state(state, line.move)
+        _, reply = AlphaBetaAgent(abalone_evaluate, depth=1, order=abalone_order).search(game, after)
+        assert line.value == pytest.approx(-reply)
+    # the principal variations are legal lines starting with their move
+    for line in lines:
+        s = state
+        assert line.pv[0] == line.move and len(line.pv) <= 2
+        for move in line.pv:
+            assert game.is_legal(s, move)
+            s = game.next_state(s, move)
+
+
+def test_a_forced_win_is_a_mate_with_certainty() -> None:
+    game = qipan.load("abalone")
+    state = game.state_from_json(MATE_IN_ONE)
+    result = analyse(game, game.view(state, 0), lines=2, level="hard", depth=3)
+    best = result.lines[0]
+    assert best.move == "g5h5" and best.pv == ("g5h5",)
+    assert best.evaluation.mate == 1 and best.evaluation.exact and best.evaluation.win == 1.0
+    assert result.lines[1].evaluation.mate is None and result.lines[1].evaluation.unit == "marbles"
+    assert verdict(game, best.evaluation, result.lines[1].evaluation) == "blunder"
+
+
+# -- inputs that cannot be analysed -----------------------------------------------------------------
+
+def test_included_moves_come_back_and_bad_ones_are_refused() -> None:
+    game = qipan.load("abalone")
+    state = game.initial_state()
+    view = game.view(state, 0)
+    worst = "a1a2" if "a1a2" in game.legal_texts(state) else "b6c6"
+    result = analyse(game, view, lines=1, level="hard", depth=2, include=[worst])
+    assert [line.move for line in result.lines][1:] in ([worst], [])
+    assert result.line(worst) is not None
+    with pytest.raises(GameError, match="cannot include 'zz'"):
+        analyse(game, view, include=["zz"])
+    with pytest.raises(GameError, match="cannot include 'a1a2'"):
+        analyse(game, view, include=["a1a2"])  # a fourth marble blocks the line
+    with pytest.raises(GameError, match="include at most"):
+        analyse(game, view, include=["a1b2"] * 11)
+    with pytest.raises(GameError, match="white is not to move"):
+        analyse(game, game.view(state, 1))
+    with pytest.raises(GameError, match="spectator"):
+        analyse(game, game.view(state, None))
+    with pytest.raises(GameError, match="lines must be"):
+        analyse(game, view, lines=0)
+    with pytest.raises(GameError, match="time must be"):
+        analyse(game, view, time=-1)
+    with pytest.raises(GameError, match="cannot be analysed at level 'easy'"):
+        analyse(game, view, level="easy")
+
+
+def test_no_decision_no_analysis() -> None:
+    game = qipan.load("kelighine")
+    state = game.initial_state()
+    if game.to_move(state) != CHANCE:  # the first roll
+        state = Match(game, seed=1).state
+    with pytest.raises(GameError, match="chance is to move"):
+        analyse(game, game.view(state, 0))
+    abalone = qipan.load("abalone")
+    won = abalone.next_state(abalone.state_from_json(MATE_IN_ONE), abalone.parse_action(
+        abalone.state_from_json(MATE_IN_ONE), "g5h5"))
+    with pytest.raises(GameError, match="over"):
+        analyse(abalone, abalone.view(won, 0))
+
+
+def test_analysis_levels_are_the_searching_ones() -> None:
+    assert "easy" not in analysis_levels(qipan.load("abalone"))
+    assert "random" not in analysis_levels(qipan.load("tellstones"))
+    assert analysis_levels(qipan.load("shengke")) == ["medium", "hard"]
+    assert strongest_level(qipan.load("chinese-checkers", players=4)) == "hard"
+    assert strongest_level(qipan.load("kelighine")) == "hard"
+
+
+# -- every game, from a sampled position ------------------------------------------------------------
+
+GAMES = [
+    ("abalone", {}), ("chinese-checkers", {}), ("chinese-checkers", {"players": 3}), ("kelighine", {}),
+    ("kelighine", {"version": 2}), ("kelighine", {"players": 3}), ("shengke", {}), ("tellstones", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_every_game_is_analysable_from_a_sampled_position(name: str, options: dict[str, Any]) -> None:
+    game = qipan.load(name, **options)
+    match = played_to(game, 11, 9)
+    state, player = match.state, match.to_move
+    legal = game.legal_texts(state)
+    result = analyse(game, game.view(state, player), lines=2, time=0.1, include=[legal[-1]], seed=3)
+    assert isinstance(result, Analysis) and result.player == player
+    assert 1 <= len(result.lines) <= 3 and result.line(legal[-1]) is not None
+    assert all(line.move in legal and line.pv[0] == line.move for line in result.lines)
+    assert result.method in {"search", "exact", "playouts"}
+    data = result.to_json()
+    assert list(data) == ["player", "lines", "evaluation", "method", "depth", "nodes", "seconds"]
+    assert list(data["evaluation"]) == ["value", "win", "balance", "unit", "mate", "exact"]
+    assert list(data["lines"][0]) == ["move", "evaluation", "pv"]
+    for line in result.lines:
+        win = line.evaluation.win
+        assert win is None or 0.0 <= win <= 1.0
+    if name in ("abalone", "chinese-checkers"):
+        assert result.lines[0].evaluation.unit in ("marbles", "moves")
+    if name in ("shengke", "tellstones") or (name == "kelighine" and options):
+        assert result.lines[0].evaluation.win is not None
+
+
+# -- hidden information ----------------------------------------------------------------------------
+
+def refusing(game: Game[Any, Any], truths: list[Any], allowed: tuple[str, ...]) -> Game[Any, Any]:
+    """``game`` whose methods raise on any of ``truths`` (by identity), except the ``allowed``
+    ones (and what they call)."""
+    cls = type(game)
+    inside = [0]
+
+    def guard(name: str) -> Any:
+        method = getattr(cls, name)
+
+        def check(self: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+            if name in allowed:
+                inside[0] += 1
+                try:
+                    return method(self, state, *args, **kwargs)
+                finally:
+                    inside[0] -= 1
+            if not inside[0] and any(state is t for t in truths):
+                raise AssertionError(f"the analysis read the true state through {name}")
+            return method(self, state, *args, **kwargs)
+        return check
+
+    names = ["to_move", "legal_actions", "next_state", "returns", "action_text", "parse_action", "is_legal",
+             "view", "state_to_json", "explain_illegal", "chance_outcomes", "sample_chance", "scores", "resolve"]
+    guarded = {n: guard(n) for n in names if hasattr(cls, n)}
+    sub = type(cls.__name__, (cls,), {**guarded, "__module__": cls.__module__})
+    return sub(game.variant, dict(game.config))  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("name", "level"), [("shengke", "medium"), ("tellstones", "hard")])
+def test_hidden_games_are_analysed_from_the_view_only(name: str, level: str) -> None:
+    game = qipan.load(name)
+    match = played_to(game, 5, 12)
+    player = match.to_move
+    view = game.view(match.state, player)
+    history = [game.view(s, player) for s in match.states[:-1]]
+    # the same analysis in another world the player cannot tell from the real one, and with a game
+    # that refuses every state of the real one
+    other = next(s for k in range(20) if game.state_to_json(s := game.sample_state(view, random.Random(k)))
+                 != game.state_to_json(match.state))
+    assert game.view(other, player) == view and game.state_to_json(other) != game.state_to_json(match.state)
+    guarded = refusing(game, list(match.states), allowed=())
+    here = analyse(guarded, view, lines=2, level=level, depth=1, history=history, seed=4)
+    there = analyse(game, game.view(other, player), lines=2, level=level, depth=1, history=history, seed=4)
+    assert here.lines == there.lines
+    # a review holds the true states; only its own bookkeeping may look at them
+    texts = [m.text for m in match.moves] + [game.action_text(match.state, game.legal_actions(match.state)[0])]
+    guarded = refusing(game, list(match.states), allowed=("to_move", "view", "parse_action", "action_text"))
+    reviewed = review_move(guarded, match.states, texts, len(match.states) - 1, seat=player, level=level, depth=1)
+    assert reviewed.player == player and reviewed.move == texts[-1]
+    assert reviewed.played.move == texts[-1]
+
+
+def test_hidden_information_review_needs_a_seat_and_keeps_to_it() -> None:
+    game = qipan.load("tellstones")
+    match = played_to(game, 2, 6)
+    record = match.record()
+    with pytest.raises(GameError, match="choose a seat"):
+        review(game, record)
+    reviewed = review(game, record, seat=1, level="easy", depth=1)
+    assert reviewed and all(m.player == 1 for m in reviewed)
+    assert [m.ply for m in reviewed] == [p for p, s in enumerate(match.states[:-1]) if game.to_move(s) == 1]
+
+
+def test_a_chance_ply_is_not_a_decision() -> None:
+    game = qipan.load("kelighine")
+    match = played_to(game, 1, 3)
+    chance = next(p for p, s in enumerate(match.states) if game.to_move(s) == CHANCE)
+    with pytest.raises(GameError, match=f"ply {chance} is a chance outcome"):
+        review_move(game, match.states, [m.text for m in match.moves], chance)
+
+
+# -- verdicts and review ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "best", "played", "expected"), [
+    ("abalone", Evaluation(0, balance=0.5), Evaluation(0, balance=0.21), None),
+    ("abalone", Evaluation(0, balance=0.5), Evaluation(0, balance=0.2), "inaccuracy"),
+    ("abalone", Evaluation(0, balance=0.5), Evaluation(0, balance=-0.1), "mistake"),
+    ("abalone", Evaluation(0, balance=0.5), Evaluation(0, balance=-0.5), "blunder"),
+    ("chinese-checkers", Evaluation(50.0, balance=3), Evaluation(41.0, balance=-9), None),
+    ("chinese-checkers", Evaluation(50.0), Evaluation(40.0), "inaccuracy"),
+    ("chinese-checkers", Evaluation(50.0), Evaluation(15.0), "blunder"),
+    ("kelighine", Evaluation(0.6, win=0.6, exact=True), Evaluation(0.57, win=0.57, exact=True), None),
+    ("kelighine", Evaluation(0.6, win=0.6, exact=True), Evaluation(0.48, win=0.48, exact=True), "mistake"),
+    ("kelighine", Evaluation(0.6, win=0.6, exact=True), Evaluation(0.4, win=0.4, exact=True), "blunder"),
+    ("kelighine", Evaluation(30.0, win=0.9), Evaluation(25.0, win=0.3), None),  # estimates: the value decides
+    ("kelighine", Evaluation(30.0, win=0.5), Evaluation(17.0, win=0.5), "mistake"),
+    ("shengke", Evaluation(1, win=0.9, balance=1.0), Evaluation(1, win=0.2, balance=0.6), None),
+    ("shengke", Evaluation(1, win=0.5, balance=1.0), Evaluation(1, win=0.5, balance=-1.0), "blunder"),
+    ("tellstones", Evaluation(0.7, win=0.7), Evaluation(0.5, win=0.5), "inaccuracy"),
+    ("tellstones", Evaluation(0.7, win=0.7), Evaluation(0.3, win=0.3), "blunder"),
+    ("abalone", Evaluation(999_997.0, mate=2), Evaluation(0, balance=3.0), "blunder"),
+    ("abalone", Evaluation(999_997.0, mate=2), Evaluation(999_995.0, mate=3), None),
+    ("abalone", Evaluation(0, balance=-4.0), Evaluation(-999_998.0, mate=-1), "blunder"),
+    ("abalone", Evaluation(-999_996.0, mate=-2), Evaluation(-999_998.0, mate=-1), None),
+])
+def test_verdict_thresholds(name: str, best: Evaluation, played: Evaluation, expected: str | None) -> None:
+    assert verdict(qipan.load(name), best, played) == expected
+
+
+def planted(game: Game[Any, Any], seed: int, score: Any, wanted: float, decisions: int = 60) -> tuple[Record, int]:
+    """A record of random play up to the first decision where ``score(state, action)`` spreads
+    by at least ``wanted`` over the legal moves, the worst move played there (and nothing after)."""
+    match = Match(game, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if match.over:
+            break
+        state, mover = match.state, match.to_move
+        if mover not in (None, CHANCE):
+            scored = sorted((score(state, a), game.action_text(state, a)) for a in game.legal_actions(state))
+            if scored[-1][0] - scored[0][0] >= wanted:
+                ply = len(match.moves)
+                match.play(scored[0][1])
+                return match.record(), ply
+        match.play(rng.choice(match.legal_texts()))
+    raise AssertionError("no position for the blunder")
+
+
+def test_review_marks_a_planted_abalone_blunder() -> None:
+    game = qipan.load("abalone")
+
+    def score(state: Any, action: Any) -> float:  # the mover's depth-2 value of the move
+        after = game.next_state(state, action)
+        if game.to_move(after) is None:
+            return 1e6
+        return -AlphaBetaAgent(abalone_evaluate, depth=1, order=abalone_order).search(game, after)[1]
+
+    record, ply = planted(game, 3, score, 1800.0, decisions=400)
+    reviewed = review(game, record, time=0.3, level="hard", depth=2)
+    marked = {m.ply: m for m in reviewed}
+    assert marked[ply].verdict == "blunder"
+    assert marked[ply].best.move != marked[ply].move
+    assert marked[ply].best.evaluation.balance is not None
+    assert marked[ply].best.evaluation.balance - marked[ply].played.evaluation.balance >= 1.0  # type: ignore[operator]
+    assert sum(m.verdict == "blunder" for m in reviewed) < len(reviewed) / 2
+
+
+def test_review_marks_a_planted_kelighine_blunder() -> None:
+    game = qipan.load("kelighine")
+
+    def score(state: Any, action: Any) -> float:
+        return exact.value(game, game.next_state(state, action), game.to_move(state))
+
+    record, ply = planted(game, 7, score, 0.3, decisions=300)
+    reviewed = review(game, record)
+    marked = {m.ply: m for m in reviewed}
+    assert marked[ply].verdict == "blunder" and marked[ply].played.evaluation.exact
+    # every decision is reviewed, and the moves the table calls best get no mark
+    assert [m.ply for m in reviewed] == [p for p, s in enumerate(record.replay()[:-1])
+                                         if game.to_move(s) not in (None, CHANCE)]
+    assert all(m.verdict is None for m in reviewed if m.move == m.best.move)
