@@ -299,8 +299,8 @@ def analysis_lines(position: Any, agent: Agent) -> Any:
     the reply (bonus included). Its ``win``: the shown lines are played on to the end from those
     deals by greedy turns on both sides, one round of deals after another in the time left (at
     least one; ``depth`` rounds at a fixed depth), the rate with one won and one lost game added
-    (so a few playouts do not read as certainty). An included first placement not among the candidates is played with its best
-    continuation. None for the other levels."""
+    (so a few playouts do not read as certainty). An included first placement not among the
+    candidates is played with its best continuation. None for the other levels."""
     from qipan.ai.analysis import Evaluation, Found, Line, smoothed_rate
 
     if not isinstance(agent, TurnSearch):
