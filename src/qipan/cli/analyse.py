@@ -192,9 +192,9 @@ def analyse_command(
                 raise GameError(f"{brief(str(record_file))} is a record of {the_game.name}, not {load(game).name}")
         else:
             the_game = load(game, variant, dict(parse_option_assignments(option or [])))
+        if seat is not None and seat > the_game.num_players:
+            raise GameError(f"--seat must be from 1 to {the_game.num_players} here, not {seat}")
         player = None if seat is None else seat - 1
-        if player is not None:
-            the_game.check_player(player)
         if record_file is not None and ply is None:
             with console.status("reviewing...") as status:
                 reviewed = review(the_game, record, seat=player, time=seconds, lines=lines, level=level, seed=seed,
