@@ -3,10 +3,13 @@ searcher of the ``max`` level, side by side on the same middle-game positions an
 
 For each budget, every searcher gets the same positions (seeded easy self-play, decisions 36, 48,
 ... as ``benchmarks/search_speed.py`` samples them) and its nodes/s and mean depth completed are
-printed; ``--profile`` adds a cProfile of each searcher at the last budget.
+printed; ``--depths`` adds searches to a fixed depth (nodes, CPU seconds of this process, which a
+loaded machine disturbs less than wall time, and the moves chosen); ``--profile`` adds a cProfile
+of each searcher at the last budget.
 
     python benchmarks/abalone_search.py                      # 0.3 s and 1 s, 6 positions
     python benchmarks/abalone_search.py --times 0.3 --positions 10 --profile
+    python benchmarks/abalone_search.py --times --depths 4 5
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import pstats
 import random
 import statistics
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -53,7 +57,8 @@ def run(make: Callable[[float], Any], seconds: float, game: Any,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--times", type=float, nargs="+", default=[0.3, 1.0], help="seconds per search")
+    parser.add_argument("--times", type=float, nargs="*", default=[0.3, 1.0], help="seconds per search")
+    parser.add_argument("--depths", type=int, nargs="*", default=[], help="fixed depths to search (CPU time)")
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--profile", action="store_true", help="cProfile each searcher at the last budget")
@@ -67,7 +72,22 @@ def main() -> None:
         for name, make in SEARCHERS.items():
             nps, depth, depths = run(make, seconds, game, positions)
             print(f"| {name} | {seconds} | {nps:,.0f} | {depth:.2f} | {' '.join(map(str, depths))} |", flush=True)
-    if args.profile:
+    if args.depths:
+        print("\n| searcher | depth | nodes | CPU s | nodes per CPU s | moves |")
+        print("|---|---|---|---|---|---|")
+    for depth in args.depths:
+        for name, make in SEARCHERS.items():
+            nodes, moves = 0, []
+            cpu = time.process_time()
+            for index, state in enumerate(positions):
+                agent = make(0.0)
+                agent.time_limit, agent.depth = None, depth
+                move, _ = agent.search(game, state, random.Random(index))
+                nodes += agent.stats.nodes
+                moves.append(game.action_text(state, move))
+            cpu = time.process_time() - cpu
+            print(f"| {name} | {depth} | {nodes:,} | {cpu:.2f} | {nodes / cpu:,.0f} | {' '.join(moves)} |", flush=True)
+    if args.profile and args.times:
         for name, make in SEARCHERS.items():
             print(f"\n{name}, {args.times[-1]} s a search:")
             profile = cProfile.Profile()

@@ -66,12 +66,13 @@ def _kind(own: int, opp: int, move: Any) -> int:
 
 
 def test_tactics_and_ejecting_moves_agree_with_the_rules() -> None:
-    _, states = positions(60, 2)
+    _, states = positions(150, 2)
     for state in states:
         own, opp = sides(state)
-        my_pushes, my_threats, their_pushes, their_threats = tactics(own, opp)
+        my_pushes, my_threats, their_pushes, their_threats, targets = tactics(own, opp)
         assert (my_pushes, my_threats) == _tactics(own, opp)
         assert (their_pushes, their_threats) == _tactics(opp, own)
+        assert targets == search._targets(own, opp) - search._targets(opp, own)
         ejecting = {m for m in generate(own, opp) if _kind(own, opp, m) == 0}
         assert set(ejecting_moves(own, opp)) == ejecting
         assert len(ejecting) == my_threats
@@ -176,3 +177,15 @@ def test_max_plays_legal_moves_with_its_time_per_move() -> None:
         move = quick.choose(game, game.view(state, state.turn), rng)
         assert game.is_legal(state, move) and quick.stats.depth >= 1
         state = game.next_state(state, move)
+
+
+def test_min_depth_holds_until_a_time_limit_is_set_from_outside() -> None:
+    game = qipan.load("abalone")
+    state = game.initial_state()
+    agent = AbaloneSearch(time_limit=1e-6, min_depth=3)
+    agent.search(game, state)
+    assert agent.stats.depth >= 3  # the time was up long before
+    agent.time_limit = 1e-6  # a time per move or a clock: strict
+    assert agent.min_depth == 1
+    assert make_agent(game, "max").min_depth == 4  # type: ignore[attr-defined]
+    assert make_agent(game, "max", 0.5).min_depth == 1  # type: ignore[attr-defined]

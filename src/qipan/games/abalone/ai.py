@@ -180,10 +180,13 @@ def _medium(game: Game[Any, Any]) -> Agent:
 
 MAX_SECONDS = 1.0
 """The max level's default time per move (an arena's or engine's ``time`` replaces it)."""
+MAX_MIN_DEPTH = 4
+"""With its default time, max completes at least hard's depth however loaded the machine; a time
+per move given to it (an arena's ``--time-per-move``, an engine's ``time``) is strict."""
 
 
 def _max(game: Game[Any, Any]) -> Agent:
-    return AbaloneSearch(time_limit=MAX_SECONDS, name="max", repetition_penalty=50.0)
+    return AbaloneSearch(time_limit=MAX_SECONDS, name="max", repetition_penalty=50.0, min_depth=MAX_MIN_DEPTH)
 
 
 LEVELS: dict[str, Callable[[Game[Any, Any]], Agent]] = {

@@ -62,8 +62,11 @@ assert sorted(_STEPS) == sorted(d for d in DELTAS if d > 0)
 _AHEAD_OFF = [(k, _OFF >> 3 * k, _OFF >> 4 * k, _OFF >> 5 * k) for k in _STEPS]
 _BEHIND_OFF = [(k, _OFF << 3 * k, _OFF << 4 * k, _OFF << 5 * k) for k in _STEPS]
 """Per axis: the step and the cells 3, 4 and 5 steps before an off-board cell (ahead / behind)."""
-_AXES = [(k, 2 * k, 3 * k, 4 * k, 5 * k, a3, a4, a5, b3, b4, b5)
+_AXES = [(k, 2 * k, 3 * k, 4 * k, 5 * k, a3, a4, a5, b3, b4, b5, (EDGE & _OFF >> k) >> k, EDGE & _OFF << k)
          for (k, a3, a4, a5), (_, b3, b4, b5) in zip(_AHEAD_OFF, _BEHIND_OFF, strict=True)]
+"""Per axis: the step and its multiples, the cells 3, 4 and 5 steps before an off-board cell ahead
+and behind, and the cells whose next cell ahead is an edge cell with the board's end after it /
+edge cells with the board's end behind them (for :func:`_targets`, from the contacts)."""
 _INWARD = [(k, EDGE & _OFF >> k, EDGE & _OFF << k) for k in _STEPS]
 """Per axis: edge cells whose next cell ahead (``+k``) / behind (``-k``) is off the board."""
 
@@ -85,23 +88,29 @@ class Terms(NamedTuple):
     """When the side not to move faces two or more ejecting pushes: one of them is likely lost."""
     target: float = 25.0
     """Per edge marble with an opponent marble right behind it on a line that leaves the board."""
+    wedge: float = 0.0
+    """Per marble wedged between two opponent marbles on a line (it splits their group)."""
 
 
 HARD = Terms(extra=False)
 MAX = Terms()
 
 
-def tactics(own: int, opp: int) -> tuple[int, int, int, int]:
-    """(own pushes, own ejecting pushes, opponent pushes, opponent ejecting pushes): the legal
-    sumito pushes of each side, and how many of them push a marble off the board.
+def tactics(own: int, opp: int) -> tuple[int, int, int, int, int]:
+    """(own pushes, own ejecting pushes, opponent pushes, opponent ejecting pushes, targets): the
+    legal sumito pushes of each side, how many of them push a marble off the board, and the
+    opponent's edge marbles with an own marble right behind them on a line that leaves the board,
+    minus the same for the opponent (see :func:`_targets`).
 
     Along each axis, a push needs an own marble with an opponent's right ahead, so one contact
     test covers the side pushing ahead (``+k``, shifts ``>>``) and the other pushing back (``-k``,
     ``<<``). The four cases are written out: a call per case took twice as long."""
     free = UNIVERSE & ~(own | opp)
-    my_pushes = my_threats = their_pushes = their_threats = 0
-    for k, k2, k3, k4, k5, a3, a4, a5, b3, b4, b5 in _AXES:
-        if own & opp >> k:
+    my_pushes = my_threats = their_pushes = their_threats = targets = 0
+    for k, k2, k3, k4, k5, a3, a4, a5, b3, b4, b5, a1, b1 in _AXES:
+        contact = own & opp >> k  # own marbles with an opponent's right ahead
+        if contact:
+            targets += (contact & a1).bit_count() - (contact & b1).bit_count()
             two = own & own >> k  # own pairs pointing ahead: own pushes ahead
             x = two & opp >> k2
             if x:
@@ -122,7 +131,9 @@ def tactics(own: int, opp: int) -> tuple[int, int, int, int]:
                 y = own << k4 & free << k5
                 their_pushes += (x & (free << k4 | y)).bit_count()
                 their_threats += (x & (b4 | y & b5)).bit_count()
-        if opp & own >> k:
+        contact = opp & own >> k
+        if contact:
+            targets += (contact & b1).bit_count() - (contact & a1).bit_count()
             two = opp & opp >> k
             x = two & own >> k2
             if x:
@@ -143,7 +154,7 @@ def tactics(own: int, opp: int) -> tuple[int, int, int, int]:
                 y = opp << k4 & free << k5
                 my_pushes += (x & (free << k4 | y)).bit_count()
                 my_threats += (x & (b4 | y & b5)).bit_count()
-    return my_pushes, my_threats, their_pushes, their_threats
+    return my_pushes, my_threats, their_pushes, their_threats, targets
 
 
 def _centre(bits: int) -> int:
@@ -156,17 +167,24 @@ def _pairs(bits: int) -> int:
 
 
 def _targets(own: int, opp: int) -> int:
-    """Opponent edge marbles with an own marble right behind them on a line leaving the board."""
+    """Opponent edge marbles with an own marble right behind them on a line leaving the board
+    (written plainly; :func:`tactics` counts them from the contacts it finds anyway)."""
     count = 0
     for k, off_ahead, off_behind in _INWARD:
         count += (opp & off_ahead & own << k).bit_count() + (opp & off_behind & own >> k).bit_count()
     return count
 
 
+def _wedged(own: int, opp: int) -> int:
+    """Own marbles with an opponent marble on both sides along a line."""
+    return ((own & opp << 1 & opp >> 1).bit_count() + (own & opp << 17 & opp >> 17).bit_count()
+            + (own & opp << 16 & opp >> 16).bit_count())
+
+
 def evaluate(own: int, opp: int, terms: Terms = MAX) -> tuple[float, int]:
     """The positional value for the side to move (owning ``own``), without the marble count, and
     how many ejecting pushes it has (the quiescence search plays them)."""
-    my_pushes, my_threats, their_pushes, their_threats = tactics(own, opp)
+    my_pushes, my_threats, their_pushes, their_threats, targets = tactics(own, opp)
     value = (
         terms.centre * (_centre(opp) - _centre(own))
         + terms.cohesion * (_pairs(own) - _pairs(opp))
@@ -175,9 +193,11 @@ def evaluate(own: int, opp: int, terms: Terms = MAX) -> tuple[float, int]:
         + terms.threat * (my_threats - their_threats)
     )
     if terms.extra:
-        value += terms.to_move_threat * my_threats + terms.target * (_targets(own, opp) - _targets(opp, own))
+        value += terms.to_move_threat * my_threats + terms.target * targets
         if their_threats > 1:
             value -= terms.double_threat
+        if terms.wedge:
+            value += terms.wedge * (_wedged(own, opp) - _wedged(opp, own))
     return value, my_threats
 
 
@@ -323,11 +343,13 @@ class AbaloneSearch:
 
     def __init__(self, *, depth: int = 64, time_limit: float | None = 1.0, terms: Terms = MAX,
                  quiescence: bool = True, name: str = "max", repetition_penalty: float = 50.0,
-                 table_size: int = 200_000, null_move: bool = True, reductions: bool = True):
+                 table_size: int = 200_000, null_move: bool = True, reductions: bool = True, min_depth: int = 1):
         self.depth = depth
+        self._time_limit = time_limit
+        self.min_depth = min_depth
+        """Depths completed whatever the time (only until a time limit is set from outside)."""
         self.null_move = null_move
         self.reductions = reductions
-        self.time_limit = time_limit
         self.terms = terms
         self.quiescence = quiescence
         self.name = name
@@ -344,6 +366,16 @@ class AbaloneSearch:
         self._nodes = 0
         self._deadline = math.inf
         self._limit = 0
+
+    @property
+    def time_limit(self) -> float | None:
+        return self._time_limit
+
+    @time_limit.setter
+    def time_limit(self, seconds: float | None) -> None:
+        """A time limit set from outside (a time per move, a clock) is strict: no ``min_depth``."""
+        self._time_limit = seconds
+        self.min_depth = 1
 
     def observe(self, game: Game[Any, Any], view: Mapping[str, Any]) -> None:
         if self.repetition_penalty:
@@ -370,9 +402,9 @@ class AbaloneSearch:
         that proves it among the best ``lines`` or not."""
         wanted = set(include)
         more = lines > 1 or bool(wanted)
-        time_limit = self.time_limit
+        time_limit = self._time_limit
         if more and time_limit:
-            self.time_limit = 0.6 * time_limit
+            self._time_limit = 0.6 * time_limit
         try:
             root = self._deepen(game, state, rng or random.Random(0))
             self._deadline = math.inf
@@ -397,7 +429,7 @@ class AbaloneSearch:
             self.stats = SearchStats(self._nodes, root.depth, self.stats.seconds, root.value)
             return found
         finally:
-            self.time_limit = time_limit
+            self._time_limit = time_limit
             self._forget()
 
     def _pv(self, root: _Root, move: AbaloneMove, depth: int) -> tuple[AbaloneMove, ...]:
@@ -419,7 +451,7 @@ class AbaloneSearch:
     def _deepen(self, game: Game[Any, Any], state: AbaloneState, rng: random.Random) -> _Root:
         """Iterative deepening from ``state`` until the depth or the time limit (tables kept)."""
         start = time.perf_counter()
-        self._deadline = start + self.time_limit if self.time_limit else math.inf
+        deadline = start + self.time_limit if self.time_limit else math.inf
         self._nodes = 0
         self._limit = int(game.config.get("quiet_move_limit", 0) or 0)
         self._forget()
@@ -434,6 +466,7 @@ class AbaloneSearch:
         best, value, done = moves[0], -math.inf, 0
         if len(moves) > 1:
             for depth in range(1, self.depth + 1):
+                self._deadline = math.inf if depth <= self.min_depth else deadline
                 try:
                     best_here, value_here = self._root(own, opp, state.quiet, moves, penalty, depth)
                 except _Timeout as partial:
