@@ -115,7 +115,8 @@ class GameResult:
     seed: int
     qipan_seat: int
     score: float  # qipan's: 1 win, 0.5 draw, 0 loss
-    reason: str  # "rules", "max plies", or how the program failed ("illegal move", "timeout", ...)
+    reason: str  # "qipan won", "program won", "drawn by the rules", "max plies", or how the program
+    # failed ("illegal move", "timeout", ...)
     text: str
     plies: int
     moves: list[str]
@@ -285,7 +286,8 @@ def play_game(spec: Spec, index: int) -> GameResult:
             returns = outcome.get("returns", [0, 0])
             mine, theirs = returns[qipan_seat], returns[1 - qipan_seat]
             result.score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
-            result.reason, result.text = "rules", str(outcome.get("text", ""))
+            result.reason = {1.0: "qipan won", 0.5: "drawn by the rules", 0.0: "program won"}[result.score]
+            result.text = str(outcome.get("text", ""))
         else:
             result.reason, result.text = "max plies", f"draw: {spec.max_plies} plies played"
     except ProgramFailure as exc:

@@ -158,3 +158,14 @@ def test_scoring_counts_qipan_side_and_pushed_out_marbles_per_side() -> None:
     assert summary["qipan"]["moves"] == 2 and summary["qipan"]["seconds_per_move"] == pytest.approx(0.3)
     assert summary["program_stats"]["nodes_per_second"] == 2_000_000
     assert summary["failures"] == [{"game": 3, "error": "illegal move 'a1a1'"}]
+
+
+def test_a_game_the_rules_end_is_scored_by_them(tmp_path: Path) -> None:
+    engine = "from qipan.cli.engine import engine_command; engine_command()"
+    program = f"{shlex.quote(sys.executable)} -c {shlex.quote(engine)}"
+    code, data = run(tmp_path, program, "--option", "quiet_move_limit=3")
+    assert code == 0
+    summary, games = data["summary"], data["games"]
+    assert isinstance(summary, dict) and isinstance(games, list)
+    assert summary["endings"] == {"drawn by the rules": 2}
+    assert [g["plies"] for g in games] == [3, 3] and summary["options"] == {"quiet_move_limit": "3"}
