@@ -140,7 +140,8 @@ def _print_review(console: Console, game: Game[Any, Any], record: Record, review
     for column in ("ply", "player", "played", "evaluation", "verdict", "better"):
         table.add_column(column)
     for move in reviewed:
-        better = "" if move.best.move == move.move else f"{move.best.move} ({evaluation_text(move.best.evaluation)})"
+        worse = move.best.evaluation.value > move.played.evaluation.value + 1e-9
+        better = f"{move.best.move} ({evaluation_text(move.best.evaluation)})" if worse else ""
         table.add_row(str(move.ply + 1), escape(names[move.player]), escape(move.move),
                       escape(evaluation_text(move.played.evaluation)), move.verdict or "", escape(better))
     console.print(table)
