@@ -10,7 +10,8 @@ built in-process with ``make_agent(game, level, time_per_move=T)`` and the progr
 ``{"cmd": "ai", "time": T, "play": true}``. Colours alternate (qipan takes the first seat in even
 games). ``--random-opening K`` plays K random plies first, sent to both. An illegal move, an error
 answer, a malformed line, a program that exits, or no answer within ``T + --grace`` seconds counts
-as the program's loss and is reported; ``--max-plies`` ends a game as a draw.
+as the program's loss and is reported; ``--max-plies`` ends a game as a draw. Interrupted
+(Ctrl-C, SIGINT or SIGTERM), it reports the games finished so far.
 
     python benchmarks/vs_native.py --program "python adapter.py ./engine" --level hard --time 0.3 \\
         --games 20 --jobs 2 --random-opening 2 --option quiet_move_limit=100 --json out.json
@@ -28,6 +29,7 @@ import json
 import queue
 import random
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -427,16 +429,26 @@ def main(argv: list[str] | None = None) -> int:
         out = f", pushed out {r.pushed_out}" if r.pushed_out else ""
         print(f"game {r.index}: qipan ({side}) {outcome} in {r.plies} plies ({r.text}){out}", file=sys.stderr)
 
+    # a run started in the background ignores SIGINT unless told otherwise; SIGTERM stops it alike
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
-        if args.jobs == 1:
+        if pool is None:
             for i in range(args.games):
                 done(play_game(spec, i))
         else:
-            with ProcessPoolExecutor(args.jobs) as pool:
-                for r in pool.map(play_game, [spec] * args.games, range(args.games)):
-                    done(r)
+            for r in pool.map(play_game, [spec] * args.games, range(args.games)):
+                done(r)
     except Unsupported as exc:
         return fail(str(exc))
+    except KeyboardInterrupt:  # Ctrl-C (SIGINT): the games finished so far are the result
+        print(f"vs_native: interrupted after {len(results)} games", file=sys.stderr)
+        if not results:
+            return 130
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
     results.sort(key=lambda r: r.index)
     summary = summarise(spec, results)
     print(report(summary))

@@ -169,3 +169,21 @@ def test_a_game_the_rules_end_is_scored_by_them(tmp_path: Path) -> None:
     assert isinstance(summary, dict) and isinstance(games, list)
     assert summary["endings"] == {"drawn by the rules": 2}
     assert [g["plies"] for g in games] == [3, 3] and summary["options"] == {"quiet_move_limit": "3"}
+
+
+def test_an_interrupted_run_reports_the_games_finished(tmp_path: Path, fake: str,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    play_game = vs_native.play_game
+
+    def stop_at_the_third(spec: object, index: int) -> object:
+        if index == 2:
+            raise KeyboardInterrupt
+        return play_game(spec, index)
+
+    monkeypatch.setattr(vs_native, "play_game", stop_at_the_third)
+    code, data = run(tmp_path, f"{fake} illegal", "--games", "5")
+    assert code == 0
+    summary = data["summary"]
+    assert isinstance(summary, dict) and summary["games"] == 2 and summary["wins"] == 2
+    assert "vs_native: interrupted after 2 games" in capsys.readouterr().err
