@@ -4,7 +4,7 @@ import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
 import {
   arrowDefs, coordLabel, destMark, fallOff, icon, idleClick, lastMark, movedRing, nearestCell, pathLine, runAnimations, selectMark,
-  slideFrom, statusLine,
+  slideFrom, statusLine, suggestDefs, suggestLine, suggestRing,
 } from "./kit.js";
 
 const ROWS = "abcdefghi";
@@ -233,7 +233,7 @@ export function create(host, extra, { info } = {}) {
         s("stop", { offset: "0%", "stop-color": "#6a6a6a" }), s("stop", { offset: "55%", "stop-color": "#202020" }), s("stop", { offset: "100%", "stop-color": "#050505" })),
       s("radialGradient", { id: "ab-white", cx: "35%", cy: "30%", r: "70%" },
         s("stop", { offset: "0%", "stop-color": "#ffffff" }), s("stop", { offset: "60%", "stop-color": "#e4e1da" }), s("stop", { offset: "100%", "stop-color": "#a9a59c" })),
-      arrowDefs("ab-arrow")));
+      arrowDefs("ab-arrow"), suggestDefs("ab-suggest")));
     // The board: a hexagon around the corner cells, with a rim for the coordinates.
     const corners = ["a1", "a5", "e9", "i9", "i5", "e1"].map(pos);
     const [cx, cy] = [2 * U, 4 * RY];
@@ -274,7 +274,24 @@ export function create(host, extra, { info } = {}) {
       svg.append(pathLine([a, b], { arrow: "ab-arrow", width: 5 }));
     }
     svg.dataset.last = lastText || "";
+    drawSuggestion(v, ctx.suggest);
     drawScore(v);
+  }
+
+  /** A suggested move (``ctx.suggest``: a hint, the review's better move, an engine line): rings
+   * round the marbles it moves and a blue arrow the way they go. */
+  function drawSuggestion(v, text) {
+    svg.dataset.suggest = "";
+    if (typeof text !== "string" || !/^([a-i][1-9]){2,3}$/.test(text) || typeof v.to_move !== "number") return;
+    const m = describeMove(text, new Set(v.marbles[COLORS[v.to_move]] || []));
+    if (m.d < 0) return;
+    for (const c of m.moved) svg.append(suggestRing(...pos(c), U * 0.47));
+    const ends = [pos(m.moved[0]), pos(m.moved.at(-1))];
+    const mid = [(ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2];
+    const [r, n] = parse(m.moved[0]);
+    const [ax, ay] = vpos(r, n), [bx, by] = vpos(r + DIRS[m.d][0], n + DIRS[m.d][1]);
+    svg.append(suggestLine([mid, [mid[0] + (bx - ax) * 0.9, mid[1] + (by - ay) * 0.9]], "ab-suggest", 6));
+    svg.dataset.suggest = text;
   }
 
   /** The cells the last move left and reached, and its arrow (from the middle of the moved line). */

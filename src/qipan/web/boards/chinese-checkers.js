@@ -8,7 +8,7 @@ import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
 import {
   arrowDefs, coordLabel, destMark, fadeOut, hopThrough, idleClick, lastMark, nearestCell, pathLine, runAnimations,
-  selectMark, statusLine,
+  selectMark, statusLine, suggestDefs, suggestLine, suggestRing,
 } from "./kit.js";
 
 const ROWS = "abcdefghijklmnopq";
@@ -308,7 +308,7 @@ export function create(host, extra, { info } = {}) {
     svg.append(s("defs", {},
       s("radialGradient", { id: "cc-shine", cx: "35%", cy: "30%", r: "70%" },
         s("stop", { offset: "0%", "stop-color": "#fff", "stop-opacity": 0.7 }), s("stop", { offset: "45%", "stop-color": "#fff", "stop-opacity": 0 })),
-      arrowDefs("cc-arrow")));
+      arrowDefs("cc-arrow"), suggestDefs("cc-suggest")));
     const grow = (p, k) => [p[0] * k, p[1] * k];
     if (capture) {
       const corners = ["e5", "e9", "i9", "m9", "m5", "i1"].map(pos);
@@ -381,6 +381,14 @@ export function create(host, extra, { info } = {}) {
       svg.append(line);
     }
     svg.dataset.last = path.join("-");
+    // A suggested move (a hint, the review's better move, an engine line), from this position.
+    svg.dataset.suggest = "";
+    const hint = typeof ctx.suggest === "string" && /^[a-q]\d+(-[a-q]\d+)+$/i.test(ctx.suggest) ? parseMove(ctx.suggest) : null;
+    if (hint && CUBE.has(hint.from) && CUBE.has(hint.to)) {
+      const route = movePath(v, options, hint.from, hint.to);
+      svg.append(suggestRing(...pos(hint.from), U * 0.5), suggestLine(route.map(pos), "cc-suggest", 5));
+      svg.dataset.suggest = hint.text;
+    }
     drawInfo(v);
   }
 

@@ -48,6 +48,29 @@ export function arrowDefs(id) {
     s("path", { d: "M0,0 L10,5 L0,10 z", class: "last-arrow-head" }));
 }
 
+/** Arrow heads for a suggested move (a hint, the review's better move, an engine line). */
+export function suggestDefs(id) {
+  return s("marker", { id, viewBox: "0 0 10 10", refX: "6", refY: "5", markerWidth: "3", markerHeight: "3", orient: "auto-start-reverse" },
+    s("path", { d: "M0,0 L10,5 L0,10 z", class: "suggest-arrow-head" }));
+}
+
+/** A suggested move's route (blue, dashed, under a dark edge so it reads on both themes): the
+ * boards draw ``ctx.suggest``, a notation string, with it. */
+export function suggestLine(points, arrow, width = 7) {
+  const attrs = (cls, w) => ({
+    points: points.map((p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" "), class: cls, fill: "none",
+    "stroke-width": w, "stroke-linecap": "round", "stroke-linejoin": "round", "pointer-events": "none",
+  });
+  return s("g", { class: "suggest", "pointer-events": "none" },
+    s("polyline", attrs("suggest-edge", width + 4)),
+    s("polyline", { ...attrs("suggest-path", width), "marker-end": `url(#${arrow})` }));
+}
+
+/** A ring round a piece a suggested move moves. */
+export function suggestRing(x, y, r) {
+  return s("circle", { cx: x, cy: y, r, class: "suggest-ring", "pointer-events": "none" });
+}
+
 /** A route through ``points`` ([x, y] each) ending in an arrow; ``cls`` styles it. */
 export function pathLine(points, { cls = "last-path", arrow = null, width = 6 } = {}) {
   return s("polyline", {
@@ -83,6 +106,7 @@ export function statusLine(host, id) {
 export function idleClick(last, status) {
   if (!last) return true;
   const { ctx, msg } = last;
+  if (ctx.editing) return true; // the analysis board's editor takes the clicks
   if (ctx.interactive) return false;
   if (!msg.result && !ctx.pending) {
     status.set(ctx.seat === null || ctx.seat === undefined ? t("board.watching") : t("board.notYourTurn"), "warn");

@@ -8,6 +8,7 @@ import shengke from "./shengke.js";
 import tellstones from "./tellstones.js";
 import lobby from "./lobby.js";
 import meta from "./meta.js";
+import analysis from "./analysis.js";
 
 export default [
   game,
@@ -19,4 +20,5 @@ export default [
   tellstones,
   lobby,
   meta,
+  analysis,
 ];

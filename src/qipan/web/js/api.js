@@ -16,6 +16,7 @@ async function call(method, path, body) {
     const message = (data && (data.error || data.detail)) || `${response.status} ${response.statusText}`;
     const error = new Error(typeof message === "string" ? message : JSON.stringify(message));
     error.status = response.status;
+    error.retryAfter = response.headers.get("Retry-After");
     throw error;
   }
   return data;
@@ -39,6 +40,12 @@ export const api = {
   join: (id, name, seat = null) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, named(seat === null ? {} : { seat }, name)),
   claim: (id, invite, name = null) => call("POST", `/api/games/${encodeURIComponent(id)}/claim`, named({ invite }, name)),
   invites: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/invites`, { token }),
+  // Analysis (docs/server-api.md): a set-up position, a step through positions, a finished
+  // game's decision, a hint in a game with hints on.
+  analyse: (body) => call("POST", "/api/analyse", body),
+  position: (body) => call("POST", "/api/position", body),
+  review: (id, ply, body) => call("POST", `/api/games/${encodeURIComponent(id)}/review/${ply}`, body),
+  hint: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/hint`, { token }),
 };
 
 /** The metadata of one game from /api/meta, or undefined. */

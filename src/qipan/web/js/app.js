@@ -1,4 +1,5 @@
-// Entry point: picks the page from the URL ("/" lobby, "/play/<id>" a game or its replay).
+// Entry point: picks the page from the URL ("/" lobby, "/play/<id>" a game or its replay,
+// "/analysis" the analysis board).
 import { clear, h } from "./dom.js";
 import { t, toggleLanguage, translateStatic } from "./i18n.js";
 import { mountNameButton } from "./names.js";
@@ -13,6 +14,9 @@ async function route() {
     if (match) {
       const { showGame } = await import("./play.js");
       await showGame(app, decodeURIComponent(match[1]));
+    } else if (/^\/analysis\/?$/.test(location.pathname) || new URLSearchParams(location.search).has("analysis")) {
+      const { showAnalysis } = await import("./analysisboard.js");
+      await showAnalysis(app);
     } else {
       const { showLobby } = await import("./lobby.js");
       await showLobby(app);

@@ -21,7 +21,7 @@ const MAX_INCREMENT = 3600;
 
 const state = {
   meta: null, game: null, variant: null, options: {}, seats: [], mine: 0, info: null,
-  clock: "none", custom: { minutes: 10, increment: 5 }, visibility: null, onCreated: null,
+  clock: "none", custom: { minutes: 10, increment: 5 }, visibility: null, onCreated: null, hints: false,
 };
 
 /** Fill ``root`` with the form; ``onCreated(created)`` after each game made. */
@@ -91,7 +91,7 @@ function renderCreate(root) {
   }
   renderOptions(root);
   root.append(clockField(), h("h3", { text: t("lobby.seats") }), h("div", { class: "seats", id: "seats" }),
-    h("p", { class: "you-as", id: "you-as" }), h("div", { id: "visibility-box" }));
+    h("div", { id: "hints-box" }), h("p", { class: "you-as", id: "you-as" }), h("div", { id: "visibility-box" }));
   renderYou(root);
   root.append(
     h("p", { class: "error", id: "create-error", role: "alert" }),
@@ -295,7 +295,24 @@ function renderSeats(root, info) {
       : null;
     node.append(h("div", { class: "seat-row", "data-seat": i }, h("span", { class: "seat-name", text: sideText }), seg, level, mine));
   });
+  renderHints(root);
   renderVisibility(root);
+}
+
+/** Hints are offered only in a game against the AI with one human player (the server refuses
+ * them otherwise). */
+function hintsAllowed() {
+  return state.seats.some((s) => s.kind === "ai") && state.seats.filter((s) => s.kind === "human").length === 1;
+}
+
+function renderHints(root) {
+  const box = clear(root.querySelector("#hints-box"));
+  if (!hintsAllowed()) return;
+  box.append(h("label", { class: "field check", id: "hints-field" },
+    h("input", { type: "checkbox", name: "hints", id: "hints", checked: state.hints, "aria-describedby": "hints-help",
+      onchange: (e) => { state.hints = e.target.checked; } }),
+    h("span", { text: t("an.hintsLabel") })),
+  h("small", { class: "hint", id: "hints-help", text: t("an.hintsHelp") }));
 }
 
 /** Public (listed, anyone may join) or invite-only; public by default when a seat is open. */
@@ -325,6 +342,7 @@ async function createGame(root) {
   const spec = { game: state.game.name, variant: state.variant, options: state.options, seats: state.seats, public: isPublic };
   if (state.mine !== null) spec.seat = state.mine;
   if (clock) spec.clock = clock;
+  if (state.hints && hintsAllowed()) spec.hints = true;
   const name = currentName();
   if (name && state.mine !== null) spec.name = name;
   button.disabled = true;

@@ -17,6 +17,9 @@ import { currentName, nameOffer, onNameChange } from "./names.js";
 import { OffersView } from "./offers.js";
 import { fragment, plyFromHash, recordMoves, Replay } from "./replay.js";
 import { resultHow, resultText } from "./result.js";
+import { openAnalysis } from "./analysisboard.js";
+import { evalText } from "./evaltext.js";
+import { Review, SYMBOL } from "./review.js";
 import { defaultSeat, forgetSeat, held, keepInvites, keepSeat, parseFragment, tokenFor } from "./seats.js";
 import { GameSocket, helloFor, socketUrl } from "./socket.js";
 import * as sound from "./sound.js";
@@ -96,6 +99,8 @@ class GamePage {
     this.pending = false; // a move was sent and not yet answered
     this.confirmed = false; // the server accepted this page's seat (its controls show then)
     this.replay = null; // a Replay while replaying
+    this.review = null; // a Review (of a finished game) while reviewing
+    this.hint = null; // {ply, move, text}: the engine's best move for this seat's decision
     this.orientation = seat ?? 0; // the seat drawn at the bottom
     this.build();
   }
@@ -117,6 +122,8 @@ class GamePage {
       result: h("div", { id: "result" }),
       invites: h("div", { id: "invites" }),
       replayBar: h("div", { id: "replay-bar" }),
+      reviewHost: h("div", { id: "review-host" }),
+      hintText: h("p", { class: "hint-text", id: "hint-text", role: "status", "aria-live": "polite" }),
       moves: h("div", { class: "moves", id: "moves" }),
       chat: h("div", { class: "chats", id: "chats" }),
       log: h("ol", { class: "log", id: "log" }),
@@ -139,13 +146,15 @@ class GamePage {
         h("div", { class: "head-row" }, h("h2", { text: this.meta.title }), tools),
         h("div", { class: "sub" }, variantName(this.info.game, this.info.variant || "standard"), " · ",
           h("a", { href: rulesHref, target: "_blank", id: "rules-link" }, t("game.rules")), " · ",
-          h("a", { href: "/" }, t("game.lobby"))),
+          h("a", { href: "/" }, t("game.lobby")),
+          this.info.hints ? [" · ", h("span", { class: "hints-on", id: "hints-on", text: t("an.hintsOn") })] : null),
         this.seat === null ? h("div", { class: "sub", id: "watching", text: t("game.watching") }) : null),
       this.seat !== null ? nameOffer(this.id, this.seatSide(this.seat) || this.seatName(this.seat)) : null,
       h("section", { class: "panel players-panel" }, e.players, e.status, e.countdown, e.offers),
       e.result,
       e.invites,
       h("section", { class: "panel" }, h("header", {}, h("span", { text: t("game.moves") })), e.moves, e.replayBar),
+      e.reviewHost,
       this.seat !== null ? h("section", { class: "panel", id: "move-input", hidden: true }, notationForm, e.controls) : null,
       e.chat,
       h("section", { class: "panel", id: "log-panel", hidden: true }, h("header", {}, h("span", { text: t("game.log") })), e.log),
@@ -165,6 +174,10 @@ class GamePage {
         class: "btn danger small", type: "button", id: "resign",
         onclick: () => { if (confirm(t("game.resignConfirm"))) this.socket.send({ type: "resign" }); },
       }, t("game.resign")));
+      if (this.info.hints) {
+        e.controls.prepend(h("button", { class: "btn small", type: "button", id: "hint", onclick: () => this.askHint() }, t("an.hint")));
+        e.controls.append(e.hintText);
+      }
       const link = `/play/${encodeURIComponent(this.id)}#seat=${this.seat}&token=${encodeURIComponent(this.token)}`;
       e.controls.append(h("details", { class: "seat-link", id: "seat-link" }, h("summary", { text: t("seat.link") }),
         h("p", { class: "hint", text: t("seat.linkHint") }), linkRow("", link, "own", { open: false })));
@@ -310,12 +323,15 @@ class GamePage {
   render(m) {
     const live = !this.replay;
     const interactive = live && this.myTurn && !this.pending;
+    if (this.hint && this.hint.ply !== m.ply) this.hint = null; // a hint is for one position only
+    this.els.hintText.textContent = this.hint ? this.hint.text : "";
     this.board.render(m, {
       seat: this.seat,
       orientation: this.orientation,
       interactive,
       fresh: this.newPosition,
       submit: (text) => this.submit(text),
+      suggest: live && this.hint ? this.hint.move : null,
     });
     this.newPosition = false;
     this.renderPlayers(m);
@@ -329,6 +345,8 @@ class GamePage {
       : interactive && m.legal.length ? t("game.placeholder", { move: m.legal[0] }) : t("game.notYourMove");
     const resign = document.getElementById("resign");
     if (resign) resign.disabled = !!m.result || !live;
+    const hint = document.getElementById("hint");
+    if (hint) hint.disabled = !interactive || this.hintBusy;
   }
 
   /** Who plays seat ``i``: their nickname, else the side in this page's language. */
@@ -416,21 +434,25 @@ class GamePage {
     const paired = seats === 2 && moves.length > 0 && !moves.some(chance)
       && moves.every((mv, i) => i === 0 || mv.player !== moves[i - 1].player);
     node.classList.toggle("paired", paired);
-    const current = this.replay ? this.replay.ply : moves.length;
+    // Reviewing, the position shown is a decision: the move made from it is the current one.
+    const current = this.review ? this.replay.ply + 1 : this.replay ? this.replay.ply : moves.length;
     const entry = (mv, i) => {
       const ply = mv.ply ?? i + 1;
       const luck = chance(mv);
       const who = luck ? t("game.chanceMove") : this.seatName(mv.player);
       const side = luck ? "" : this.seatSide(mv.player);
+      const verdict = this.review?.forMove(ply)?.verdict;
       const attrs = {
-        class: ["m", luck ? "chance" : "", ply === current ? "cur" : "", this.replay ? "link" : ""].join(" ").trim(),
-        "data-ply": ply, title: side && side !== who ? `${who} (${side})` : who,
+        class: ["m", luck ? "chance" : "", ply === current ? "cur" : "", this.replay ? "link" : "", verdict ? `v-${verdict}` : ""].join(" ").trim(),
+        "data-ply": ply, "data-verdict": verdict || undefined,
+        title: [side && side !== who ? `${who} (${side})` : who, verdict ? t(`an.${verdict}`) : ""].filter(Boolean).join(" · "),
       };
       const body = [luck ? null : h("span", { class: "dot", style: `background:${this.seatColor(mv.player)}` }),
-        luck ? icon("die") : null, luck && mv.text === "chance" ? t("game.chanceHidden") : mv.text];
+        luck ? icon("die") : null, luck && mv.text === "chance" ? t("game.chanceHidden") : mv.text,
+        verdict ? h("span", { class: "mark", "aria-label": t(`an.${verdict}`) }, SYMBOL[verdict]) : null];
       if (!this.replay) return h("span", attrs, ...body);
       return h("button", { ...attrs, type: "button", "aria-current": ply === current ? "step" : undefined,
-        onclick: () => this.replay.goto(ply) }, ...body);
+        onclick: () => (this.review ? this.review.select(ply - 1) : this.replay.goto(ply)) }, ...body);
     };
     if (paired) {
       const heading = (seat) => h("span", { class: "mh", text: this.seatName(seat) });
@@ -488,6 +510,7 @@ class GamePage {
       btns.append(h("a", { class: "btn primary", href: `/play/${encodeURIComponent(m.rematch.id)}`, id: "rematch-join" }, t("game.watchRematch")));
     }
     btns.append(h("button", { class: "btn", type: "button", id: "replay", onclick: () => this.enterReplay() }, t("game.replay")),
+      h("button", { class: "btn", type: "button", id: "review-open", onclick: () => this.startReview() }, t("an.review")),
       h("a", { class: "btn", href: "/" }, t("game.newGame")));
     const nameOf = (i) => this.seatName(i);
     const how = resultHow(this.boardModule, m.view, m.result, { nameOf, options: this.info.options || {}, ply: m.ply });
@@ -588,6 +611,8 @@ class GamePage {
   }
 
   exitReplay() {
+    this.review?.close();
+    this.review = null;
     this.replay?.close();
     this.replay = null;
     this.replayRecords?.remove();
@@ -599,10 +624,75 @@ class GamePage {
     tabSaysYourTurn(this.meta.title, this.myTurn);
   }
 
+  /** A finished game offers its review under the move list. */
+  offerReview() {
+    const over = this.info.status === "finished" || !!this.msg?.result;
+    if (!over || this.review || this.els.reviewHost.firstChild) return;
+    const time = h("select", { id: "review-time" }, [0.5, 1, 2].map((v) => h("option", { value: String(v), text: `${v} s` })));
+    this.els.reviewHost.append(h("section", { class: "panel review-offer" }, h("div", { class: "body" },
+      h("p", { class: "hint", text: t("an.reviewHint") }),
+      h("div", { class: "an-buttons" },
+        h("button", { class: "btn", type: "button", id: "review-start", onclick: () => this.startReview(Number(time.value)) }, t("an.reviewStart")),
+        h("label", { class: "check" }, h("span", { text: t("an.reviewTime") }), time)))));
+  }
+
+  /** Review the finished game: replay mode with the review panel, which analyses every decision. */
+  async startReview(time = 0.5) {
+    if (!this.replay) await this.enterReplay();
+    if (!this.replay || this.review) return;
+    const perfect = this.meta.perfect_information !== false;
+    const players = (this.msg?.seats || this.info.seats || []).length || 2;
+    this.review = new Review(this.els.reviewHost, {
+      id: this.id, moves: this.replay.moves, seat: this.token ? this.seat : null, token: this.token, perfect, players,
+      nameOf: (i) => this.seatName(i),
+      show: (d) => this.replay.goto(d),
+      changed: () => this.renderMoves(this.replay.moves, { seats: this.msg?.seats || this.info.seats }),
+      analyseHere: perfect ? (d) => this.analyseFrom(d) : null, time,
+    });
+    this.review.follow(this.replay.ply);
+    this.renderMoves(this.replay.moves, { seats: this.msg?.seats || this.info.seats });
+    this.review.start();
+  }
+
+  /** Open the analysis board (a new tab) at the position of decision ``d``. */
+  async analyseFrom(d) {
+    try {
+      const frame = await api.replay(this.id, d);
+      openAnalysis({ game: this.info.game, variant: this.info.variant, options: this.info.options || {}, state: frame.view?.state });
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  /** Ask the engine for this seat's best move (a game with hints on) and draw it on the board. */
+  async askHint() {
+    if (!this.myTurn || this.hintBusy) return;
+    const ply = this.msg.ply;
+    this.hintBusy = true;
+    this.els.hintText.textContent = t("an.hintBusy");
+    document.getElementById("hint")?.setAttribute("disabled", "");
+    try {
+      const { analysis } = await api.hint(this.id, this.token);
+      const best = analysis?.lines?.[0];
+      if (best && this.msg.ply === ply) {
+        this.hint = { ply, move: best.move, text: t("an.hintShown", { move: best.move, eval: evalText(best.evaluation) }) };
+      }
+    } catch (err) {
+      toast(err.message);
+      this.els.hintText.textContent = "";
+    } finally {
+      this.hintBusy = false;
+      if (this.msg && !this.replay) this.render(this.msg);
+    }
+  }
+
   showFrame(frame) {
     const r = this.replay;
     const shown = { ...frame, legal: [], moves: r.moves, seats: frame.seats || this.msg?.seats || this.info.seats };
-    this.board.render(shown, { seat: null, orientation: this.orientation, interactive: false, fresh: true, submit: () => {} });
+    this.board.render(shown, { seat: null, orientation: this.orientation, interactive: false, fresh: true, submit: () => {},
+      suggest: this.review?.suggestion(r.ply) ?? null });
+    this.review?.follow(r.ply);
+    this.offerReview();
     this.clocks.update({ clocks: frame.clocks || null, to_move: null, result: null, abort_at: null });
     this.renderPlayers({ ...shown, clocks: frame.clocks || null });
     this.renderStatus(shown, false);

@@ -1,0 +1,282 @@
+"""Analysis in the browser (issue 21): the review of a finished game, the analysis board and hints
+in a game against the AI, at 1280×800 and 390×844, in English and 繁體中文."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from websockets.sync.client import connect
+
+pytestmark = pytest.mark.e2e
+
+PHONE = (390, 844)
+
+# An Abalone game where black's 14th move (ply 27, b2b3) leaves a marble to be pushed out while
+# b2c2 would have pushed one of white's out: a drop of about two marbles, a blunder by the
+# documented thresholds (docs/analysis.md).
+PLANTED = ["b4c4", "g7g6", "c4c3", "h8g7", "a3b4", "g5f5", "c3d3", "h7g6", "a1b2", "i9h9", "d3d2", "e4e3", "a5b5",
+           "g4h4f3", "b5a5", "i7i8", "c5b5", "i5i6", "b5b6c5", "e3f3f4", "d2d1", "f5f4", "a2b2", "g3f2", "d4e4", "g4f3",
+           "b2b3"]
+BLUNDER_PLY = len(PLANTED)  # the move list's ply of the blunder
+
+
+def in_chinese(page: Page) -> None:
+    page.evaluate("localStorage.setItem('qipan.lang', 'zh-Hant')")
+    page.reload()
+
+
+def play_through_sockets(server: Any, game_id: str, tokens: dict[int, str], moves: list[str], resign: int) -> None:
+    """Play ``moves`` (seats alternating from 0) over each seat's WebSocket, then ``resign``."""
+    url = server.base.replace("http://", "ws://") + f"/ws/games/{game_id}"
+    sockets = {seat: connect(url, open_timeout=10) for seat in tokens}
+    try:
+        for seat, ws in sockets.items():
+            ws.send(json.dumps({"type": "hello", "seat": seat, "token": tokens[seat]}))
+
+        def until_ply(ws: Any, ply: int) -> None:
+            while True:
+                message = json.loads(ws.recv(timeout=15))
+                assert message.get("type") != "error", message
+                if message.get("type") == "update" and message.get("ply", -1) >= ply:
+                    return
+
+        for seat in sockets:
+            until_ply(sockets[seat], 0)
+        for i, move in enumerate(moves):
+            ws = sockets[i % 2]
+            ws.send(json.dumps({"type": "move", "move": move}))
+            until_ply(ws, i + 1)
+        sockets[resign].send(json.dumps({"type": "resign"}))
+        while True:
+            message = json.loads(sockets[resign].recv(timeout=15))
+            if message.get("type") == "update" and message.get("result"):
+                break
+    finally:
+        for ws in sockets.values():
+            ws.close()
+
+
+def finished_planted_game(server: Any) -> tuple[str, str]:
+    """The planted game, finished (white resigned): its id and black's token."""
+    created = server.api("POST", "/api/games", {"game": "abalone", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    invite = next(s for s in created["seats"] if s.get("invite"))
+    claimed = server.api("POST", f"/api/games/{created['id']}/claim", {"invite": invite["invite"]})
+    play_through_sockets(server, created["id"], {0: created["token"], 1: claimed["token"]}, PLANTED, resign=1)
+    return created["id"], created["token"]
+
+
+def test_review_marks_the_planted_blunder_and_draws_the_better_move(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    game_id, token = finished_planted_game(server)
+    page = open_page(f"{server.base}/play/{game_id}#seat=0&token={token}")
+    # A finished game opens in its replay with the review offered under the move list.
+    page.select_option("#review-time", "1")
+    page.click("#review-start")
+    expect(page.locator("#review-status")).to_have_text(f"{len(PLANTED)} decisions analysed.", timeout=240_000)
+    # Marked in the move list and on the graph, counted for black.
+    blunder = page.locator(f'#moves .m[data-ply="{BLUNDER_PLY}"]')
+    expect(blunder).to_have_attribute("data-verdict", "blunder")
+    expect(blunder.locator(".mark")).to_have_text("??")
+    expect(page.locator(f'#review-graph .eg-mark.v-blunder[data-ply="{BLUNDER_PLY - 1}"]')).to_have_count(1)
+    assert int(page.locator('#review-table tr[data-seat="0"] td[data-verdict="blunder"]').inner_text()) >= 1
+    # The blunder's position, with the better move drawn on the board.
+    blunder.click()
+    expect(page.locator("#replay-bar .ply")).to_have_text(f"{BLUNDER_PLY - 1} / {len(PLANTED)}")
+    board = page.locator("#abalone-board")
+    expect(board).to_have_attribute("data-suggest", "b2c2")
+    expect(board.locator(".suggest-path")).to_have_count(1)
+    expect(page.locator("#review-detail")).to_contain_text("b2b3")
+    expect(page.locator("#review-detail .review-line.better .mv")).to_have_text("b2c2")
+    expect(page.locator("#review-detail .verdict")).to_contain_text("blunder")
+    shots(page, "review-desktop")
+    # The next mark from the start comes back to it; the phone layout shows the same.
+    page.keyboard.press("Home")
+    page.click("#review-next-mark")
+    marked = page.locator("#moves .m.cur")
+    assert marked.get_attribute("data-verdict") in {"inaccuracy", "mistake", "blunder"}
+    blunder.click()
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    expect(board).to_have_attribute("data-suggest", "b2c2")
+    for target in page.locator("#review-prev-mark, #review-next-mark, #analyse-here").all():
+        box = target.bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44
+    shots(page, "review-phone")
+    # "Analyse from here" opens the analysis board at that position.
+    with page.context.expect_page() as opened:
+        page.click("#analyse-here")
+    analysis = opened.value
+    expect(analysis.locator("#an-status")).to_have_text("Black to move")
+    expect(analysis.locator("#an-line-list li").first).to_be_visible(timeout=30_000)
+    assert analysis.locator("#abalone-board").get_attribute("data-last") == ""
+
+
+def test_review_in_chinese_and_for_a_spectator_of_a_hidden_information_game(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    """A spectator of a finished Tellstones game is told only the players may review it; the
+    player reviews only their own decisions."""
+    created = server.api("POST", "/api/games", {"game": "tellstones",
+                                                 "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    frames: list[dict[str, Any]] = []
+    player = open_page(server.base + created["url"], frames=frames)
+    for turn in range(2):
+        expect(player.locator("#status.mine")).to_have_count(1, timeout=30_000)
+        update = [f for f in frames if f.get("type") == "update" and f.get("legal")][-1]
+        player.fill("#notation", update["legal"][0])
+        player.press("#notation", "Enter")
+        expect(player.locator("#status.mine")).to_have_count(0)
+    expect(player.locator("#status.mine")).to_have_count(1, timeout=30_000)
+    player.once("dialog", lambda dialog: dialog.accept())
+    player.click("#resign")
+    watcher = open_page(f"{server.base}/play/{created['id']}")
+    watcher.click("#review-start")
+    expect(watcher.locator("#review-seat-only")).to_be_visible()
+    expect(watcher.locator("#review-progress")).to_have_count(0)
+    player.reload()
+    in_chinese(player)
+    player.click("#review-start")
+    expect(player.locator("#review-status")).to_have_text("已分析 2 個決定。", timeout=120_000)
+    expect(player.locator("#review-graph")).to_have_attribute("data-points", "2")
+    expect(player.locator("#review-table tbody tr")).to_have_count(1)
+    expect(player.locator("#review")).to_contain_text("覆盤")
+    shots(player, "review-hidden-zh")
+
+
+def test_analysis_board_abalone_plays_moves_edits_and_shows_lines(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    page = open_page(f"{server.base}/analysis?game=abalone")
+    expect(page.locator("#an-status")).to_have_text("Black to move")
+    lines = page.locator("#an-line-list li")
+    expect(lines.first).to_be_visible(timeout=30_000)
+    expect(lines.first.locator(".ev")).to_contain_text("marbles")
+    best = lines.first.get_attribute("data-move")
+    expect(page.locator("#abalone-board")).to_have_attribute("data-suggest", best or "")
+    shots(page, "analysis-abalone-desktop")
+    # Play the best line's move, then a white move typed in the notation box.
+    lines.first.locator(".an-line-move").click()
+    expect(page.locator("#an-status")).to_have_text("White to move")
+    expect(page.locator("#an-moves li")).to_have_text([best or ""])
+    page.fill("#an-notation", "i5h5")
+    page.press("#an-notation", "Enter")
+    expect(page.locator("#an-moves li")).to_have_count(2)
+    expect(page.locator("#abalone-board")).to_have_attribute("data-last", "i5h5")
+    expect(lines.first).to_be_visible(timeout=30_000)
+    page.click("#an-back")
+    expect(page.locator("#an-moves li")).to_have_count(1)
+    # The editor: i9 white -> empty -> black -> white -> empty, white to move, checked by the server.
+    page.click("#an-edit")
+    cell = page.locator('#abalone-board [data-cell="i9"]')
+    for colour in ("", "black", "white", ""):
+        cell.click()
+        expect(cell.locator(f".marble.{colour}" if colour else ".marble")).to_have_count(1 if colour else 0)
+    page.click('#an-edit-panel .seg [data-seat="1"]')
+    page.click("#an-edit-done")
+    expect(page.locator("#an-status")).to_have_text("White to move")
+    expect(page.locator("#an-edit-panel")).to_be_hidden()
+    expect(lines.first).to_be_visible(timeout=30_000)
+    expect(page.locator('#abalone-board [data-cell="i9"] .marble')).to_have_count(0)
+    expect(page.locator('#abalone-board .marble.white')).to_have_count(13)
+    # A pasted state (too few marbles) is refused with the server's one-line reason.
+    page.click("#an-paste summary")
+    page.fill("#an-paste-text", json.dumps({"black": ["a1"], "white": ["i9"], "turn": "black"}))
+    page.click("#an-load")
+    expect(page.locator(".toast")).to_contain_text("marbles")
+    expect(page.locator("#an-status")).to_have_text("White to move")
+    # A good one loads.
+    state = {"black": ["a1", "a2", "a3", "a4", "a5", "b1", "b2", "b3", "b4", "b5", "b6", "c3", "c4"],
+             "white": ["g5", "g6", "g7", "h4", "h5", "h6", "h7", "h8", "h9", "i5", "i6", "i7", "i8", "i9"],
+             "turn": "white"}
+    page.fill("#an-paste-text", json.dumps(state))
+    page.click("#an-load")
+    expect(page.locator('#abalone-board [data-cell="c5"] .marble')).to_have_count(0)
+    expect(page.locator("#an-moves li.empty")).to_have_count(1)
+    expect(lines.first).to_be_visible(timeout=30_000)
+
+
+def test_analysis_board_on_a_phone_in_chinese(open_page: Callable[..., Page], server: Any,
+                                              shots: Callable[[Page, str], None]) -> None:
+    page = open_page(f"{server.base}/analysis?game=chinese-checkers", *PHONE)
+    in_chinese(page)
+    expect(page.locator("#an-status")).to_contain_text("輪到")
+    lines = page.locator("#an-line-list li")
+    expect(lines.first).to_be_visible(timeout=30_000)
+    expect(page.locator("#cc-board")).to_have_attribute("data-suggest", lines.first.get_attribute("data-move") or "")
+    for target in page.locator("#an-start, #an-edit, #an-analyse, .an-line-move, #an-back, #an-play").all():
+        box = target.bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44, target
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE[0], width
+    shots(page, "analysis-cc-phone-zh")
+
+
+def test_analysis_board_hidden_information_game_picks_chance_and_shows_win_chances(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    """Kelighine starts with a roll (picked by hand); Sheng-Ke's deal is drawn at random and
+    its lines are win chances from the mover's own view."""
+    page = open_page(f"{server.base}/analysis?game=kelighine")
+    expect(page.locator("#an-status")).to_have_text("Chance: pick the outcome.")
+    outcomes = page.locator("#an-chance [data-outcome]")
+    first = outcomes.first.get_attribute("data-outcome")
+    outcomes.first.click()
+    expect(page.locator("#an-moves li")).to_have_text([first or ""])
+    page.select_option("#an-game", "shengke")
+    expect(page.locator("#an-status")).to_have_text("Chance: pick the outcome.")
+    for _ in range(6):
+        if page.locator("#an-random").count() == 0:
+            break
+        page.click("#an-random")
+        page.wait_for_timeout(300)
+    expect(page.locator("#an-status")).to_contain_text("to move")
+    lines = page.locator("#an-line-list li")
+    expect(lines.first).to_be_visible(timeout=30_000)
+    expect(lines.first.locator(".ev")).to_contain_text("win")
+    lines.first.locator(".an-line-move").click()
+    expect(page.locator("#an-moves li").last).to_have_text(lines.first.get_attribute("data-move") or "", timeout=15_000)
+    shots(page, "analysis-shengke-desktop")
+
+
+def test_hints_only_in_a_game_against_the_ai_that_turned_them_on(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    lobby = open_page(f"{server.base}/?game=abalone")
+    expect(lobby.locator("#hints")).to_be_visible()
+    lobby.click('.seat-row[data-seat="1"] [data-kind="human"]')
+    expect(lobby.locator("#hints")).to_have_count(0)
+    lobby.click('.seat-row[data-seat="1"] [data-kind="ai"]')
+    lobby.check("#hints")
+    lobby.click("#create-game")
+    lobby.click("#play-first")
+    expect(lobby.locator("#status.mine")).to_have_count(1)
+    expect(lobby.locator("#hints-on")).to_be_visible()
+    lobby.click("#hint")
+    board = lobby.locator("#abalone-board")
+    expect(board).not_to_have_attribute("data-suggest", "", timeout=30_000)
+    expect(lobby.locator("#hint-text")).to_contain_text("Hint:")
+    suggested = board.get_attribute("data-suggest")
+    assert suggested
+    shots(lobby, "hint-desktop")
+    # Played, the hint is gone with its position.
+    lobby.fill("#notation", suggested)
+    lobby.press("#notation", "Enter")
+    expect(lobby.locator("#status.mine")).to_have_count(1, timeout=30_000)
+    expect(board).to_have_attribute("data-suggest", "")
+    # A game against the AI without hints, and a game between people, show no Hint button.
+    plain = server.api("POST", "/api/games", {"game": "abalone", "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    page = open_page(server.base + plain["url"], *PHONE)
+    expect(page.locator("#status.mine")).to_have_count(1)
+    expect(page.locator("#hint")).to_have_count(0)
+    people = server.api("POST", "/api/games", {"game": "abalone", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    page = open_page(server.base + people["url"], *PHONE)
+    expect(page.locator("#move-input")).to_be_visible()
+    expect(page.locator("#hint")).to_have_count(0)
+    with_hints = server.api("POST", "/api/games", {"game": "abalone", "hints": True,
+                                                   "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    page = open_page(server.base + with_hints["url"], *PHONE)
+    expect(page.locator("#status.mine")).to_have_count(1)
+    page.click("#hint")
+    expect(page.locator("#abalone-board")).not_to_have_attribute("data-suggest", "", timeout=30_000)
+    box = page.locator("#hint").bounding_box()
+    assert box and box["height"] >= 44 and box["width"] >= 44
+    shots(page, "hint-phone")
