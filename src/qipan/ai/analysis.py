@@ -7,7 +7,7 @@ recorded game and :func:`verdict` grades each move against the best one. How eac
 analysed depends on the searcher of the level asked for (by default the strongest):
 
 - a searcher with multi-PV (alpha-beta: Abalone, two-player Chinese Checkers) scores the best
-  ``lines`` root moves exactly, and every ``include``\\ d one, reading each line's continuation
+  ``lines`` root moves exactly, and every included one, reading each line's continuation
   from its table;
 - best-reply search (Chinese Checkers with three or more players) scores the root moves the same
   way (no table, so a line is its first move);
@@ -49,7 +49,7 @@ from qipan.core.game import CHANCE, Game
 from qipan.core.record import Record
 
 MAX_LINES = 10
-"""The most lines one analysis answers (besides the ``include``\\ d moves)."""
+"""The most lines one analysis answers (besides the included moves)."""
 
 MAX_INCLUDE = 10
 """The most moves one analysis may be asked to include."""
@@ -431,10 +431,15 @@ def _win_rates(game: Game[Any, Any], starts: Sequence[Any], player: int, rng: ra
 def _playouts(position: Position, agent: Any) -> Found:
     """Every legal move played out from states sampled from the view (as the player believes it,
     with the game's ``analysis_sample``) by the level's agents for every seat (copies of agents
-    that have watched the game so far: the game's ``analysis_agents``), round by round until the
-    time is up, the worse half of the moves dropped after rounds 1, 2, 4, 8, ... (successive
-    halving, keeping the included moves), or exactly ``depth`` rounds when it is given: a move's
-    value and winning chance are its winning rate (:func:`smoothed_rate`)."""
+    that have watched the game so far: the game's ``analysis_agents``).
+
+    Two phases: for 60% of the time (at least :data:`MIN_PLAYOUTS` rounds) every move gets one
+    playout a round, the worse half of the moves dropped after rounds 1, 2, 4, 8, ...
+    (successive halving, keeping the included moves); then the moves shown are played out
+    afresh in the time left (at least one round), and those fresh playouts alone give their
+    winning rates (:func:`smoothed_rate`): the best of many noisy rates is too high, a fresh
+    sample of the chosen move is not. Every move of a round starts from the same sampled state
+    and seed. At a fixed ``depth``: ``depth`` rounds of each."""
     game, view, player, rng = position.game, position.view, position.player, position.rng
     moves = list(game.legal_actions(position.state))
     views = [*position.history, view]
@@ -446,35 +451,52 @@ def _playouts(position: Position, agent: Any) -> Found:
         for seen in views:
             players[player].observe(game, seen)
     sample = getattr(_ai_module(game), "analysis_sample", None)  # the player's beliefs, if the game has them
-    deadline = clock.perf_counter() + position.time
+
+    def deal() -> tuple[Any, float]:
+        """A state as the player believes it, and a seed for the rest of the game: every move of
+        a round is played from the same ones (common random numbers: the moves' rates then differ
+        by what the moves do much more than by the luck of their samples)."""
+        state = sample(game, players[player], view, rng) if sample is not None else game.sample_state(view, rng)
+        return state, rng.random()
+
+    def playout(i: int, state: Any, seed: float) -> float:
+        return _agent_playout(game, game.next_state(state, moves[i]), player, copy.deepcopy(players),
+                              random.Random(seed))
+
+    start = clock.perf_counter()
+    fixed = position.depth
     totals, counts = [0.0] * len(moves), [0] * len(moves)
     active = list(range(len(moves)))
     keep = max(position.lines, 2)
     rounds = 0
-    while (rounds < position.depth if position.depth is not None
-           else rounds < MIN_PLAYOUTS or clock.perf_counter() < deadline):
+    while (rounds < fixed if fixed is not None
+           else rounds < MIN_PLAYOUTS or clock.perf_counter() < start + 0.6 * position.time):
+        state, seed = deal()
         for i in active:
-            state = sample(game, players[player], view, rng) if sample is not None else game.sample_state(view, rng)
-            totals[i] += _agent_playout(game, game.next_state(state, moves[i]), player, copy.deepcopy(players), rng)
+            totals[i] += playout(i, state, seed)
             counts[i] += 1
         rounds += 1
         if rounds & (rounds - 1) == 0 and len(active) > keep:
-            # successive halving: the better half of the moves get the next playouts
             ranked = sorted(active, key=lambda i: -totals[i] / counts[i])
             kept = set(ranked[: max(keep, len(active) // 2)])
             active = sorted(kept | {i for i in active if moves[i] in position.include})
-        if rounds >= 10_000:
-            break
     # the moves still played out first (more playouts, surer rates), then the ones dropped
     ranked = sorted(range(len(moves)), key=lambda i: (i not in active, -totals[i] / counts[i]))
     chosen = ranked[: position.lines] + [i for i in ranked[position.lines:] if moves[i] in position.include]
+    fresh, again = [0.0] * len(chosen), 0
+    while again < fixed if fixed is not None else again < 1 or clock.perf_counter() < start + position.time:
+        state, seed = deal()
+        for k, i in enumerate(chosen):
+            fresh[k] += playout(i, state, seed)
+        again += 1
+    rates = [smoothed_rate(fresh[k], again) for k in range(len(chosen))]
     lines = []
-    for i in chosen:
-        rate = smoothed_rate(totals[i], counts[i])
-        balance, unit = _balance(game, game.next_state(position.state, moves[i]), player, rate)
+    for k in sorted(range(len(chosen)), key=lambda k: (k >= position.lines, -rates[k])):
+        i = chosen[k]
+        balance, unit = _balance(game, game.next_state(position.state, moves[i]), player, rates[k])
         text = position.text(moves[i])
-        lines.append(Line(text, Evaluation(rate, rate, balance, unit), (text,)))
-    return Found(lines, "playouts", None, sum(counts))
+        lines.append(Line(text, Evaluation(rates[k], rates[k], balance, unit), (text,)))
+    return Found(lines, "playouts", None, sum(counts) + again * len(chosen))
 
 
 MAX_AGENT_PLAYOUT_PLIES = 200

@@ -217,24 +217,17 @@ class AlphaBetaAgent(_StateSearchAgent):
         rng = rng or random.Random(0)
         start = time.perf_counter()
         actions = self._begin(game, state, rng)
-        include = set(include)
-        wanted = [a for a in actions if a in include]
-        found: dict[Any, float] = {}
-        done = 0
-        for depth in range(1, self.depth + 1):
-            try:
-                values = self._multipv_depth(state, actions, depth, lines, wanted)
-            except _Timeout:
-                if done:
-                    break
-                self._deadline = math.inf  # one iteration at least, whatever the time limit
-                values = self._multipv_depth(state, actions, depth, lines, wanted)
-            found, done = values, depth
-            actions.sort(key=lambda a: -found.get(a, -math.inf))  # stable: ties keep their order
-            if all(abs(v) > WIN / 2 for v in found.values()):
-                break  # every line is a forced result
-        ranked = [a for a in actions if a in found]
-        ranked = ranked[:lines] + [a for a in ranked[lines:] if a in include]
+        wanted = set(include)
+
+        def iterate(depth: int) -> dict[Any, float]:
+            def child(action: Any, floor: float) -> float:
+                after = game.next_state(state, action)
+                repeats = self.repetition_penalty and self.position_key(after) in self.seen
+                penalty = self.repetition_penalty if repeats else 0.0
+                return self._search(after, depth - 1, floor + penalty, math.inf, 1) - penalty
+            return _exact_values(actions, lines, wanted, child)
+
+        ranked, found, done = _deepen_lines(self, actions, lines, wanted, iterate)
         result = [RootLine(a, found[a], self._pv(state, a, done)) for a in ranked]
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, result[0].value if result else 0.0)
         self._forget()
@@ -259,24 +252,6 @@ class AlphaBetaAgent(_StateSearchAgent):
         if self.order is not None:
             actions = self.order(game, state, actions)
         return actions
-
-    def _multipv_depth(self, state: Any, actions: list[Any], depth: int, lines: int,
-                       wanted: list[Any]) -> dict[Any, float]:
-        """One iteration of :meth:`multipv`: exact values of the moves in the top ``lines`` and of
-        ``wanted``; a move that cannot reach the top ``lines`` is searched with that bound only."""
-        game = self._game
-        exact: dict[Any, float] = {}
-        top: list[float] = []  # the best exact values so far, best first, at most `lines`
-        for action in actions:
-            after = game.next_state(state, action)
-            penalty = self.repetition_penalty if self.repetition_penalty and self.position_key(after) in self.seen \
-                else 0.0
-            floor = -math.inf if action in wanted or len(top) < lines else top[-1]
-            value = self._search(after, depth - 1, floor + penalty, math.inf, 1) - penalty
-            if value > floor or action in wanted:
-                exact[action] = value
-                top = sorted([*top, value], reverse=True)[:lines]
-        return exact
 
     def _pv(self, state: Any, move: Any, depth: int) -> tuple[Any, ...]:
         """``move`` and the table's best moves after it (at most ``depth`` moves in all)."""
@@ -482,6 +457,46 @@ class _Later:
         return iter(self.make())
 
 
+def _exact_values(actions: list[Any], lines: int, wanted: set[Any],
+                  child: Callable[[Any, float], float]) -> dict[Any, float]:
+    """One multi-PV iteration: ``child(action, floor)`` searches a root move with the window
+    (floor, +inf). The moves that reach the best ``lines`` so far, and the ``wanted`` ones
+    (searched with no floor), get their exact values; the others are only proven no better than
+    the ``lines``-th best (a fail-low) and left out."""
+    exact: dict[Any, float] = {}
+    top: list[float] = []  # the best exact values so far, best first, at most `lines`
+    for action in actions:
+        floor = -math.inf if action in wanted or len(top) < lines else top[-1]
+        value = child(action, floor)
+        if value > floor or action in wanted:
+            exact[action] = value
+            top = sorted([*top, value], reverse=True)[:lines]
+    return exact
+
+
+def _deepen_lines(agent: Any, actions: list[Any], lines: int, wanted: set[Any],
+                  iterate: Callable[[int], dict[Any, float]]) -> tuple[list[Any], dict[Any, float], int]:
+    """Iterative deepening for multi-PV to ``agent.depth`` within its deadline (the first
+    iteration always completes), the root moves reordered best first after each: the moves to
+    answer (the best ``lines``, then the ``wanted`` others), their values, the depth completed."""
+    found: dict[Any, float] = {}
+    done = 0
+    for depth in range(1, agent.depth + 1):
+        try:
+            values = iterate(depth)
+        except _Timeout:
+            if done:
+                break
+            agent._deadline = math.inf  # one iteration at least, whatever the time limit
+            values = iterate(depth)
+        found, done = values, depth
+        actions.sort(key=lambda a: -found.get(a, -math.inf))  # stable: ties keep their order
+        if all(abs(v) > WIN / 2 for v in found.values()):
+            break  # every line is a forced result
+    ranked = [a for a in actions if a in found]
+    return ranked[:lines] + [a for a in ranked[lines:] if a in wanted], found, done
+
+
 def _to_table(value: float, ply: int) -> float:
     # Store wins relative to this node, so a table hit at another ply scores the right distance.
     if value > WIN / 2:
@@ -598,39 +613,16 @@ class BestReplyAgent(_StateSearchAgent):
         rng.shuffle(actions)
         if self.order is not None:
             actions = self.order(game, state, actions)
-        include = set(include)
-        actions += [a for a in game.legal_actions(state) if a in include and a not in actions]  # beyond a beam
-        found: dict[Any, float] = {}
-        done = 0
-        for depth in range(1, self.depth + 1):
-            try:
-                values = self._root_values(state, actions, depth, lines, include)
-            except _Timeout:
-                if done:
-                    break
-                self._deadline = math.inf
-                values = self._root_values(state, actions, depth, lines, include)
-            found, done = values, depth
-            actions.sort(key=lambda a: -found.get(a, -math.inf))
-            if all(abs(v) > WIN / 2 for v in found.values()):
-                break
-        ranked = [a for a in actions if a in found]
-        ranked = ranked[:lines] + [a for a in ranked[lines:] if a in include]
+        wanted = set(include)
+        actions += [a for a in game.legal_actions(state) if a in wanted and a not in actions]  # beyond a beam
+
+        def iterate(depth: int) -> dict[Any, float]:
+            return _exact_values(actions, lines, wanted, lambda action, floor: self._search(
+                game.next_state(state, action), depth - 1, floor, math.inf, False, 1))
+
+        ranked, found, done = _deepen_lines(self, actions, lines, wanted, iterate)
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, found[ranked[0]])
         return [RootLine(a, found[a], (a,)) for a in ranked]
-
-    def _root_values(self, state: Any, actions: list[Any], depth: int, lines: int,
-                     include: set[Any]) -> dict[Any, float]:
-        game = self._game
-        exact: dict[Any, float] = {}
-        top: list[float] = []
-        for action in actions:
-            floor = -math.inf if action in include or len(top) < lines else top[-1]
-            value = self._search(game.next_state(state, action), depth - 1, floor, math.inf, False, 1)
-            if value > floor or action in include:
-                exact[action] = value
-                top = sorted([*top, value], reverse=True)[:lines]
-        return exact
 
     def _search(self, state: Any, depth: int, alpha: float, beta: float, mine: bool, ply: int) -> float:
         self._nodes += 1
