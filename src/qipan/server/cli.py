@@ -101,6 +101,10 @@ def serve_command(
     join_limit: Annotated[str, _rate_option("WebSockets opened and seats claimed per client")]
     = str(DEFAULTS.join_rate),
     message_limit: Annotated[str, _rate_option("WebSocket messages per client")] = str(DEFAULTS.message_rate),
+    analysis_limit: Annotated[str, _rate_option("Engine analyses, reviewed moves and hints per client")]
+    = str(DEFAULTS.analyse_rate),
+    position_limit: Annotated[str, _rate_option("Analysis-board positions per client")]
+    = str(DEFAULTS.position_rate),
     client_connections: Annotated[
         int, whole_option(help="Open WebSockets plus requests in progress per client (0: no cap).", minimum=0,
                           maximum=1_000_000)] = DEFAULTS.client_connections,
@@ -123,6 +127,7 @@ def serve_command(
     limits = Limits(
         max_body=max_body, max_head=max_head, body_timeout=body_timeout, create_rate=Rate.parse(create_limit),
         join_rate=Rate.parse(join_limit), message_rate=Rate.parse(message_limit),
+        analyse_rate=Rate.parse(analysis_limit), position_rate=Rate.parse(position_limit),
         client_connections=client_connections, total_connections=max_connections,
     )
     level = log_level.lower()
