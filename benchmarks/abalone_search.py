@@ -1,5 +1,7 @@
 """Abalone: the generic alpha-beta (hard's evaluation and ordering) against the specialised
-searcher of the ``max`` level, side by side on the same middle-game positions and time budgets.
+searcher of the ``max`` level, side by side on the same middle-game positions and time budgets:
+the specialised searcher with hard's evaluation and no pruning (the same tree, so the same value
+at a fixed depth: the speed of the implementation), and as the max level searches.
 
 For each budget, every searcher gets the same positions (seeded easy self-play, decisions 36, 48,
 ... as ``benchmarks/search_speed.py`` samples them) and its nodes/s and mean depth completed are
@@ -36,6 +38,7 @@ from search_speed import sample_positions
 SEARCHERS: dict[str, Callable[[float], Any]] = {
     "generic (hard's evaluation)": lambda t: AlphaBetaAgent(evaluate, depth=64, time_limit=t, order=order),
     "specialised, hard's evaluation": lambda t: AbaloneSearch(time_limit=t, terms=HARD, quiescence=False,
+                                                              null_move=False, reductions=False,
                                                               repetition_penalty=0),
     "specialised (max)": lambda t: AbaloneSearch(time_limit=t, terms=MAX, repetition_penalty=0),
 }

@@ -343,7 +343,7 @@ class AbaloneSearch:
 
     def __init__(self, *, depth: int = 64, time_limit: float | None = 1.0, terms: Terms = MAX,
                  quiescence: bool = True, name: str = "max", repetition_penalty: float = 50.0,
-                 table_size: int = 200_000, null_move: bool = True, reductions: bool = True, min_depth: int = 1):
+                 table_size: int = 100_000, null_move: bool = True, reductions: bool = True, min_depth: int = 1):
         self.depth = depth
         self._time_limit = time_limit
         self.min_depth = min_depth
