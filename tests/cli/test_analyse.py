@@ -148,6 +148,7 @@ def test_bad_files_are_one_line_errors(tmp_path: Path) -> None:
         (["kelighine", "--record", str(record), "--ply", "999"], "--ply must be at most"),
         (["kelighine", "--record", str(record), "--moves", "roll:3"], "not both"),
         (["kelighine", "--record", str(junk)], "junk.json"),
+        (["kelighine", "--record", str(record), "-o", "die=4"], "a record names its own variant and options"),
     ]
     for args, message in cases:
         code, text = run(*args)

@@ -184,6 +184,8 @@ def analyse_command(
     try:
         if record_file is not None and (moves is not None or state_file is not None):
             raise GameError("give a position by --record (with --ply) or by --moves/--state, not both")
+        if record_file is not None and (variant is not None or option):
+            raise GameError("a record names its own variant and options: drop --variant and --option")
         if ply is not None and record_file is None:
             raise GameError("--ply needs --record")
         if record_file is not None:
