@@ -454,3 +454,11 @@ def test_records_keep_hints_only_when_on() -> None:
     assert "hints" not in plain and Record.from_json(plain).hints is False
     with pytest.raises(GameError, match="hints must be true or false"):
         Record.from_json({**plain, "hints": "yes"})
+
+
+def test_another_method_on_an_analysis_path_is_405_with_allow_post(client: TestClient) -> None:
+    """FastAPI keeps an included router as one entry: its paths were answered 404 to a GET."""
+    for path in ("/api/position", "/api/analyse", "/api/games/x/review/0", "/api/games/x/hint"):
+        reply = client.get(path)
+        assert (reply.status_code, reply.headers["Allow"]) == (405, "POST"), path
+        assert reply.json() == {"error": f"use POST for {path}"}

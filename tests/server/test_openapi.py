@@ -30,7 +30,7 @@ def fuzzed_app() -> Any:
     db = Path(tempfile.mkdtemp(prefix="qipan-openapi-")) / "qipan.db"
     # Rates and the cap on games between AIs off: the fuzzer should reach the routes, and a valid
     # request must not meet a 429 or 503 (both are tested in test_edge.py and test_caps.py).
-    limits = Limits(create_rate=None, join_rate=None, message_rate=None)
+    limits = Limits(create_rate=None, join_rate=None, message_rate=None, analyse_rate=None, position_rate=None)
     return create_app(str(db), ai_delay=0.0, ai_processes=False, limits=limits, max_ai_games=100_000)
 
 

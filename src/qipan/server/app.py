@@ -16,7 +16,7 @@ import contextlib
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -342,8 +342,8 @@ def create_app(
     def allowed_methods(request: Request, api_only: bool = False) -> list[str]:
         """The methods served at this path: by the API routes for it if there are any (not the
         catch-alls), else (unless ``api_only``) by the web client's."""
-        routes = [route for route in app.router.routes if isinstance(route, APIRoute)
-                  and route.endpoint is not api_not_found and route.matches(request.scope)[0] is not Match.NONE]
+        routes = [route for route in api_routes(app.router.routes)
+                  if route.endpoint is not api_not_found and route.matches(request.scope)[0] is not Match.NONE]
         documented = [route for route in routes if route.include_in_schema]
         return sorted({method for route in (documented if api_only else documented or routes)
                        for method in route.methods or ()})
@@ -455,6 +455,17 @@ async def clustered(app: FastAPI, hub: Hub, cluster: Cluster, redis_url: str) ->
         await hub.close()
         await bus.close()
         await app.state.redis.aclose()
+
+
+def api_routes(routes: Iterable[Any]) -> Iterator[APIRoute]:
+    """The API routes among ``routes``, those of included routers too (FastAPI keeps an included
+    router as one entry holding its ``original_router``)."""
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            yield from api_routes(included.routes)
 
 
 def attachment(game: str, game_id: str, extension: str) -> str:
