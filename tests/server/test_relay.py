@@ -653,3 +653,32 @@ def test_cluster_mode_needs_postgresql(tmp_path: Path) -> None:
     with pytest.raises(ValueError) as caught:
         create_app("postgresql://qipan@127.0.0.1:1/qipan", redis_url="http://:s3cret@127.0.0.1/0")
     assert str(caught.value).startswith("--redis http://***@127.0.0.1/0 is not a Redis URL; use redis://")
+
+
+def test_a_hint_goes_to_the_owner_and_a_review_reads_the_database_on_either_process(
+        pair: tuple[Served, Served]) -> None:
+    """A hint asked through B is taken (and counted) on A, which plays the game; a finished
+    game's review is answered by either process from the database, without taking it over."""
+    a, b = pair
+    created = create(a, seats=[{"kind": "human"}, {"kind": "ai", "level": "easy"}], hints=True)
+    game_id, token = created["id"], created["token"]
+    base = f"/api/games/{game_id}"
+    hint = b.post(f"{base}/hint", {"token": token})
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["ply"] == 0 and hint.json()["analysis"]["player"] == 0 and not b.owns(game_id)
+    assert same(a, b, "POST", f"{base}/hint", {"token": "forged"}).status_code == 403
+    assert same(a, b, "POST", f"{base}/review/0", {}).status_code == 409  # still played
+    assert same(a, b, "GET", base).json()["hints_used"] == 1
+    player = a.socket(game_id, {"type": "hello", "seat": 0, "token": token})
+    player.until_moves(0)
+    player.send({"type": "move", "move": "a1b2"})
+    player.until_moves(2)  # the AI answered
+    player.send({"type": "resign"})
+    while player.recv().get("result") is None:
+        pass
+    player.close()
+    reviews = [served.post(f"{base}/review/0", {"time": 0.1}) for served in (a, b)]
+    assert [r.status_code for r in reviews] == [200, 200], reviews[1].text
+    assert [(r.json()["ply"], r.json()["player"], r.json()["move"]) for r in reviews] == [(0, 0, "a1b2")] * 2
+    assert not b.owns(game_id)
+    assert same(a, b, "GET", f"{base}/record").json()["hints"] is True
