@@ -76,6 +76,12 @@ def test_review_marks_the_planted_blunder_and_draws_the_better_move(
     # A finished game opens in its replay with the review offered under the move list.
     page.select_option("#review-time", "1")
     page.click("#review-start")
+    # It can be stopped (after the decisions in flight) and continued.
+    expect(page.locator("#review-status")).to_contain_text("Analysing decision")
+    page.click("#review-stop")
+    expect(page.locator("#review-status")).to_contain_text("Stopped after")
+    expect(page.locator("#review-stop")).to_have_text("Continue")
+    page.click("#review-stop")
     expect(page.locator("#review-status")).to_have_text(f"{len(PLANTED)} decisions analysed.", timeout=240_000)
     # Marked in the move list and on the graph, counted for black.
     blunder = page.locator(f'#moves .m[data-ply="{BLUNDER_PLY}"]')
@@ -122,12 +128,18 @@ def test_review_in_chinese_and_for_a_spectator_of_a_hidden_information_game(
                                                  "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
     frames: list[dict[str, Any]] = []
     player = open_page(server.base + created["url"], frames=frames)
-    for turn in range(2):
+    played = 0
+    for _ in range(2):
         expect(player.locator("#status.mine")).to_have_count(1, timeout=30_000)
         update = [f for f in frames if f.get("type") == "update" and f.get("legal")][-1]
         player.fill("#notation", update["legal"][0])
         player.press("#notation", "Enter")
-        expect(player.locator("#status.mine")).to_have_count(0)
+        played = update["ply"] + 1
+        # The answer (the AI answers at once): an update past this move.
+        for _wait in range(300):
+            if any(f.get("type") == "update" and f.get("ply", 0) >= played for f in frames):
+                break
+            player.wait_for_timeout(100)
     expect(player.locator("#status.mine")).to_have_count(1, timeout=30_000)
     player.once("dialog", lambda dialog: dialog.accept())
     player.click("#resign")
@@ -233,8 +245,9 @@ def test_analysis_board_hidden_information_game_picks_chance_and_shows_win_chanc
     lines = page.locator("#an-line-list li")
     expect(lines.first).to_be_visible(timeout=30_000)
     expect(lines.first.locator(".ev")).to_contain_text("win")
+    chosen = lines.first.get_attribute("data-move")
     lines.first.locator(".an-line-move").click()
-    expect(page.locator("#an-moves li").last).to_have_text(lines.first.get_attribute("data-move") or "", timeout=15_000)
+    expect(page.locator("#an-moves li").last).to_have_text(chosen or "", timeout=15_000)
     shots(page, "analysis-shengke-desktop")
 
 
@@ -263,7 +276,8 @@ def test_hints_only_in_a_game_against_the_ai_that_turned_them_on(
     expect(lobby.locator("#status.mine")).to_have_count(1, timeout=30_000)
     expect(board).to_have_attribute("data-suggest", "")
     # A game against the AI without hints, and a game between people, show no Hint button.
-    plain = server.api("POST", "/api/games", {"game": "abalone", "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    plain = server.api("POST", "/api/games", {"game": "abalone",
+                                              "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
     page = open_page(server.base + plain["url"], *PHONE)
     expect(page.locator("#status.mine")).to_have_count(1)
     expect(page.locator("#hint")).to_have_count(0)

@@ -1,7 +1,8 @@
 """Accessibility audit of every kind of page, in Debian's Chromium.
 
 - axe-core (``axe-playwright-python``, pinned in the test extra) on the lobby, a game of each of
-  the five games as a seat and as a spectator, the replay of a finished game and the five rules
+  the five games as a seat and as a spectator, the replay of a finished game (with its review
+  offer), the analysis board and the five rules
   pages, at 1280×800 and 390×844, in English and 繁體中文, on the dark and the light theme:
   no serious or critical violation.
 - The phone audit at 390×844 on the same pages: every visible control at least 44 px in its
@@ -76,6 +77,7 @@ def pages(server: Any) -> dict[str, str]:
         {"kind": "ai", "level": "random"}, {"kind": "ai", "level": "random"}]})
     wait_finished(server, done["id"])
     found["replay"] = done["spectator_url"] + "#ply=3"
+    found["analysis board"] = "/analysis?game=abalone"
     for game in GAMES:
         found[f"{game} rules"] = f"/static/rules/{game}.html"
     return found
@@ -104,7 +106,10 @@ def new_context(browser: Browser) -> Iterator[Any]:
 
 def settle(page: Page, path: str) -> None:
     """Wait until the page has drawn what the audit looks at."""
-    if path.startswith("/play/"):
+    if path.startswith("/analysis"):
+        page.wait_for_selector("#board svg")
+        page.wait_for_selector("#an-line-list li", timeout=60000)
+    elif path.startswith("/play/"):
         page.wait_for_selector("#board svg")
         page.wait_for_function("() => document.querySelector('#status')?.textContent.trim()")
     elif path == "/":
