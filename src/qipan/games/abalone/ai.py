@@ -16,7 +16,7 @@ Every term is "ours minus theirs", so ``evaluate(game, s, 0) == -evaluate(game, 
 >>> evaluate(game, game.initial_state(), 0)
 0.0
 >>> sorted(LEVELS)
-['easy', 'hard', 'medium']
+['easy', 'hard', 'max', 'medium']
 """
 
 from __future__ import annotations
