@@ -13,6 +13,6 @@ def test_games_lists_variants_levels_and_options() -> None:
     blocks = result.output.split("\n")
     abalone = blocks.index(next(line for line in blocks if line.startswith("abalone")))
     assert blocks[abalone + 1] == "  variants: standard, belgian-daisy, german-daisy"
-    assert blocks[abalone + 2] == "  AI levels: random, easy, medium, hard"
+    assert blocks[abalone + 2] == "  AI levels: random, easy, medium, hard, max"
     assert "  AI levels: random, easy, medium, hard, perfect" in blocks  # Tellstones' own level
     assert any(line.startswith("  --quiet-move-limit") for line in blocks)
