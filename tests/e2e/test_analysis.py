@@ -4,7 +4,9 @@ in a game against the AI, at 1280×800 and 390×844, in English and 繁體中文
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -32,8 +34,8 @@ def in_chinese(page: Page) -> None:
 def play_through_sockets(server: Any, game_id: str, tokens: dict[int, str], moves: list[str], resign: int) -> None:
     """Play ``moves`` (seats alternating from 0) over each seat's WebSocket, then ``resign``."""
     url = server.base.replace("http://", "ws://") + f"/ws/games/{game_id}"
-    sockets = {seat: connect(url, open_timeout=10) for seat in tokens}
-    try:
+    with ExitStack() as stack:
+        sockets = {seat: stack.enter_context(connect(url, open_timeout=10)) for seat in tokens}
         for seat, ws in sockets.items():
             ws.send(json.dumps({"type": "hello", "seat": seat, "token": tokens[seat]}))
 
@@ -55,9 +57,6 @@ def play_through_sockets(server: Any, game_id: str, tokens: dict[int, str], move
             message = json.loads(sockets[resign].recv(timeout=15))
             if message.get("type") == "update" and message.get("result"):
                 break
-    finally:
-        for ws in sockets.values():
-            ws.close()
 
 
 def finished_planted_game(server: Any) -> tuple[str, str]:
@@ -79,7 +78,8 @@ def test_review_marks_the_planted_blunder_and_draws_the_better_move(
     # It can be stopped (after the decisions in flight) and continued.
     expect(page.locator("#review-status")).to_contain_text("Analysing decision")
     page.click("#review-stop")
-    expect(page.locator("#review-status")).to_contain_text("Stopped after")
+    expect(page.locator("#review-status")).to_have_text(re.compile("Stopping once|Stopped after"))
+    expect(page.locator("#review-status")).to_contain_text("Stopped after", timeout=60_000)
     expect(page.locator("#review-stop")).to_have_text("Continue")
     page.click("#review-stop")
     expect(page.locator("#review-status")).to_have_text(f"{len(PLANTED)} decisions analysed.", timeout=240_000)
@@ -111,6 +111,8 @@ def test_review_marks_the_planted_blunder_and_draws_the_better_move(
         box = target.bounding_box()
         assert box and box["height"] >= 44 and box["width"] >= 44
     shots(page, "review-phone")
+    page.emulate_media(color_scheme="dark")
+    shots(page, "review-phone-dark")
     # "Analyse from here" opens the analysis board at that position.
     with page.context.expect_page() as opened:
         page.click("#analyse-here")

@@ -124,6 +124,7 @@ export class Review {
 
   stop() {
     this.running = false;
+    this.els.status.textContent = t("an.stopping");
     this.els.toggle.disabled = true; // until the request in flight is answered
   }
 
