@@ -12,7 +12,7 @@ from qipan.ai import make_agent
 from qipan.games.chinese_checkers import ChineseCheckers, ChineseCheckersState
 from qipan.games.chinese_checkers import ai as cc_ai
 from qipan.games.chinese_checkers.board import hole_index
-from qipan.games.chinese_checkers.stragglers import wall
+from qipan.games.chinese_checkers.stragglers import cost, reach, wall
 from tests.games.chinese_checkers.helpers import position
 
 OPENSPIEL_RULES: dict[str, object] = {"jump": "adjacent", "blocked_target": False}
@@ -39,10 +39,23 @@ def test_wall_counts_own_pieces_between_a_foreign_piece_and_the_way_out() -> Non
     assert wall(game, game.initial_state().board, 0) == 0  # foreign pieces, but none of red's
 
 
-def test_wall_is_nothing_with_blocked_target() -> None:
+def test_reach_counts_the_steps_to_the_nearest_piece_that_can_fill_the_hole() -> None:
+    game = qipan.load("chinese-checkers", options=OPENSPIEL_RULES)
+    assert isinstance(game, ChineseCheckers)
+    state = walled_in(game)
+    assert reach(game, state.board, 0) == 3  # red's m7 is four steps from q1
+    edge = position({name: 0 for name in ["q1", "p1", "p2", "o1", "o2", "o3", "n1", "n2", "n3", "m9"]}
+                    | {name: 1 for name in BLUE.replace("q1", "n4").split()})
+    assert reach(game, edge.board, 0) == 0  # m9 waits next to blue's n4
+    assert wall(game, edge.board, 0) == 0  # and n4 steps out to m8
+    assert cost(game, state.board, 0) == 12 * 3 + 3 * 3
+
+
+def test_stragglers_cost_nothing_with_blocked_target() -> None:
     game = qipan.load("chinese-checkers", jump="adjacent")
     assert isinstance(game, ChineseCheckers)
-    assert wall(game, walled_in(game).board, 0) == 0
+    board = walled_in(game).board
+    assert wall(game, board, 0) == reach(game, board, 0) == 0 == cost(game, board, 0)
 
 
 def finish(game: ChineseCheckers, level: str, state: ChineseCheckersState, moves: int) -> ChineseCheckersState:
@@ -67,7 +80,7 @@ def test_levels_let_a_straggler_out_and_fill_its_hole(level: str) -> None:
 
 def test_without_the_plan_the_straggler_stays_walled_in(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same position is a dead end for the race cost alone: nobody finishes."""
-    monkeypatch.setattr(cc_ai, "WALL_WEIGHT", 0.0)
+    monkeypatch.setattr(cc_ai, "straggler_cost", lambda game, board, player: 0.0)
     game = qipan.load("chinese-checkers", options=OPENSPIEL_RULES)
     assert isinstance(game, ChineseCheckers)
     state = finish(game, "easy", walled_in(game), 100)
