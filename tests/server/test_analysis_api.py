@@ -428,12 +428,17 @@ def test_a_hint_is_for_the_seat_on_its_own_turn_and_is_counted(
         assert (summary["hints"], summary["hints_used"]) == (True, 2)
 
 
-def test_a_hint_never_sees_the_other_seats_hidden_cards(client: TestClient, recorder: Recorder) -> None:
-    """The live game's state is swapped for another behind the same view (the AI's hand and the
-    deck dealt otherwise): the engine gets exactly the same request."""
-    created = create(client, "shengke", options={"first": "0"}, seats=AGAINST_AI, hints=True)
+@pytest.mark.parametrize("name", ["shengke", "tellstones"])
+def test_a_hint_never_sees_what_its_seat_does_not(client: TestClient, recorder: Recorder, name: str) -> None:
+    """The live game's position is swapped for another behind the same view of the human's seat
+    (Sheng-Ke: the AI's hand and the deck dealt otherwise; Tellstones: other stones face down):
+    the engine gets exactly the same request."""
+    created = create(client, name, options={"first": "0"} if name == "shengke" else {}, seats=AGAINST_AI,
+                     hints=True)
     live = client.app.state.hub.games[created["id"]]  # type: ignore[attr-defined]
     game = live.game
+    if name == "tellstones":  # a position with stones face down, the human to move
+        live.match.states[-1] = decided(game, 5, plies=11)
     assert game.to_move(live.match.state) == 0
     answers = []
     for swap in (False, True):
