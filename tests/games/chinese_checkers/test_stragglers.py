@@ -28,7 +28,7 @@ def walled_in(game: ChineseCheckers) -> ChineseCheckersState:
     return position(pieces)
 
 
-def test_wall_counts_own_pieces_between_a_foreign_piece_and_the_way_out() -> None:
+def test_wall_counts_the_pieces_between_a_foreign_piece_and_the_way_out() -> None:
     game = qipan.load("chinese-checkers", options=OPENSPIEL_RULES)
     assert isinstance(game, ChineseCheckers)
     state = walled_in(game)
@@ -36,7 +36,8 @@ def test_wall_counts_own_pieces_between_a_foreign_piece_and_the_way_out() -> Non
     assert wall(game, state.board, 1) == 0  # no blue piece stands in anyone's way
     opened = game.play(state, "n1-m6")
     assert wall(game, opened.board, 0) == 2
-    assert wall(game, game.initial_state().board, 0) == 0  # foreign pieces, but none of red's
+    # blue's home is red's target: 3 pieces in front of the tip, 2 of each row p hole, 1 of row o's
+    assert wall(game, game.initial_state().board, 0) == 3 + 2 * 2 + 3 * 1
 
 
 def test_reach_counts_the_steps_to_the_nearest_piece_that_can_fill_the_hole() -> None:

@@ -4,16 +4,16 @@ Without ``blocked_target`` a player finishes only when every hole of their targe
 own pieces, so an opponent's piece left in it (usually a straggler the opponent never brought
 out of its home) must leave first. The race cost alone walls it in: the player fills every
 other hole around it, and neither side can then move it out, so the game is drawn at the move
-limit. :func:`wall` measures that wall: how many of the player's own pieces stand in the way of
-each foreign piece in their target, and :func:`reach` how far the player's nearest piece outside
+limit. :func:`wall` measures that wall: how many pieces stand in the way of each foreign piece in
+their target, and :func:`reach` how far the player's nearest piece outside
 the target waits from it. The AI pays for both (:func:`cost`), so it keeps an exit open and a
 piece ready to fill the hole the foreign piece vacates.
 
 >>> import qipan
 >>> game = qipan.load("chinese-checkers", jump="adjacent", blocked_target=False)
 >>> state = game.initial_state()
->>> wall(game, state.board, 0)   # blue's pieces fill red's target, but no red piece walls them
-0
+>>> wall(game, state.board, 0)   # blue's home is red's target: 3 pieces behind its tip, ...
+10
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from qipan.games.chinese_checkers.board import NEIGHBOURS, distance
 from qipan.games.chinese_checkers.game import ChineseCheckers
 
 WALL_WEIGHT = 12.0
-"""The race cost of one own piece in the way of a foreign piece's exit from the target: more
-than stepping a piece back out of the target costs (2-6), so the player makes room."""
+"""The race cost of one piece in the way of a foreign piece's exit from the target: more than
+stepping a piece back out of the target costs (2-6), so the player makes room."""
 
 REACH_WEIGHT = 3.0
 """The race cost of each step between a foreign piece in the target and the player's nearest
@@ -44,12 +44,15 @@ def cost(game: ChineseCheckers, board: Sequence[int], player: int) -> float:
 
 
 def wall(game: ChineseCheckers, board: Sequence[int], player: int) -> int:
-    """How many of ``player``'s pieces must move before every foreign piece in their target can
-    walk out of it (0 when there is none, or when each has a free way out). A way out is a line
-    of steps; counting single jumps out too left a game against a random player drawn (the one
-    jump a wall leaves open is rarely played). Only the player's own pieces count as obstacles,
-    since the others may move. Always 0 with ``blocked_target``, where foreign pieces in a full
-    target do not stop a player holding half of it."""
+    """How many pieces must move before every foreign piece in ``player``'s target can walk out
+    of it: for each, the fewest pieces on a line of steps to the nearest hole outside the target
+    (0 when there is no foreign piece, or each has a free way out). Counting single jumps out
+    too left a game against a random player drawn (the one jump a wall leaves open is rarely
+    played). Anyone's pieces count: the player can only move their own, but counting only those
+    left a random player's pieces queued behind each other in the target (medium against random,
+    two players, OpenSpiel's rules: 19-1-0 in 20 games counting every piece, 18-2-0 and longer
+    games counting only the player's). Always 0 with ``blocked_target``, where foreign pieces in
+    a full target do not stop a player holding half of it."""
     if game.config["blocked_target"] or game.capture:
         return 0
     mark = player + 1
@@ -57,13 +60,13 @@ def wall(game: ChineseCheckers, board: Sequence[int], player: int) -> int:
     total = 0
     for hole in game.target_holes(player):
         if board[hole] and board[hole] != mark:
-            total += _thickness(board, hole, mark, inside)
+            total += _thickness(board, hole, inside)
     return total
 
 
-def _thickness(board: Sequence[int], start: int, mark: int, inside: tuple[int, ...]) -> int:
-    """The fewest ``mark`` pieces on a line of steps from ``start`` to the first hole outside
-    ``inside`` (0-1 breadth-first search)."""
+def _thickness(board: Sequence[int], start: int, inside: tuple[int, ...]) -> int:
+    """The fewest pieces on a line of steps from ``start`` to the first hole outside ``inside``
+    (0-1 breadth-first search)."""
     best = {start: 0}
     queue: deque[tuple[int, int]] = deque([(0, start)])
     while queue:
@@ -73,7 +76,7 @@ def _thickness(board: Sequence[int], start: int, mark: int, inside: tuple[int, .
         if hole not in inside:
             return cost
         for nxt in NEIGHBOURS[hole]:
-            extra = 1 if board[nxt] == mark else 0
+            extra = 1 if board[nxt] else 0
             if cost + extra < best.get(nxt, 1 << 30):
                 best[nxt] = cost + extra
                 if extra:
