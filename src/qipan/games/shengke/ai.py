@@ -294,12 +294,15 @@ deals each. hard: 10 turns, 12 deals, ranked and scored by :func:`deep_evaluate`
 def analysis_lines(position: Any, agent: Agent) -> Any:
     """For :mod:`qipan.ai.analysis`, with the turn search (medium, hard): its candidate turns,
     each played on the same deals sampled from the view (the level's own number of deals at a
-    fixed ``depth``, else round by round for 60% of the time) against the opponent's greedy
-    reply. A line's value is the search's mean score and its balance the mean card lead after
-    the reply (bonus included). Its ``win``: the shown lines are played on to the end from those
-    deals by greedy turns on both sides, one round of deals after another in the time left (at
-    least one; ``depth`` rounds at a fixed depth), the rate with one won and one lost game added
-    (so a few playouts do not read as certainty). An included first placement not among the
+    fixed ``depth``, else deal by deal for 60% of the time, at least one) against the opponent's
+    greedy reply. A line's value is the search's mean score and its balance the mean card lead
+    after the reply (bonus included). Its ``win``: the shown lines are played on to the end from
+    those deals by greedy turns on both sides, one round of deals after another in the time left
+    (``depth`` rounds at a fixed depth), the rate with one won and one lost game added (so a few
+    playouts do not read as certainty); a round the time cuts short is dropped, and with no
+    round done in time ``win`` is None. A deal the time cuts short is dropped too. So the
+    analysis ends within an exchange of its budget, or after its first deal when that alone takes
+    longer. An included first placement not among the
     candidates is played with its best continuation. None for the other levels."""
     from qipan.ai.analysis import Evaluation, Found, Line, smoothed_rate
 
@@ -320,13 +323,20 @@ def analysis_lines(position: Any, agent: Agent) -> Any:
     fixed = position.depth is not None
     source = TurnSearch(plans=agent.plans, samples=agent.samples, time_limit=None if fixed else position.time)
     deals: list[tuple[State, float]] = []
+    deadline = None if fixed else start + position.time
     for deal, seed in source._deals(game, view, state, rng):
-        for i, plan in enumerate(candidates):
-            end = exchange(game, deal, plan, player, random.Random(seed))
+        ends = []
+        for plan in candidates:
+            if deals and deadline is not None and time.perf_counter() >= deadline:
+                break  # (a deal the time cuts short is dropped: every candidate keeps the same deals)
+            ends.append(exchange(game, deal, plan, player, random.Random(seed)))
+        if len(ends) < len(candidates):
+            break
+        for i, end in enumerate(ends):
             totals[i] += agent.leaf(game, end, player)
             leads[i] += _lead(game, end, player)
         deals.append((deal, seed))
-        if not fixed and len(deals) >= 2 and time.perf_counter() > start + 0.6 * position.time:
+        if deadline is not None and time.perf_counter() > start + 0.6 * position.time:
             break
     top = max(totals[:own])
     pick = candidates.index(rng.choice([c for t, c in zip(totals[:own], candidates, strict=False) if t >= top - 1e-9]))
@@ -339,13 +349,21 @@ def analysis_lines(position: Any, agent: Agent) -> Any:
     chosen = ranked[: position.lines] + [i for i in ranked[position.lines:] if candidates[i][0] in position.include]
     wins, played = [0.0] * len(chosen), 0
     rounds = min(position.depth, len(deals)) if fixed else len(deals)
-    while played < rounds and (fixed or played == 0 or time.perf_counter() < start + position.time):
+    while played < rounds and (deadline is None or time.perf_counter() < deadline):
         deal, seed = deals[played]
-        for k, i in enumerate(chosen):
+        finals: list[State] = []
+        for i in chosen:
             dice = random.Random(seed)
-            end = _finish(game, exchange(game, deal, candidates[i], player, dice), dice)
-            wins[k] += (game.returns(end)[player] + 1.0) / 2.0
-        played += 1
+            final = _finish(game, exchange(game, deal, candidates[i], player, dice), dice, deadline)
+            if final is None:
+                break
+            finals.append(final)
+        else:
+            for k, final in enumerate(finals):
+                wins[k] += (game.returns(final)[player] + 1.0) / 2.0
+            played += 1
+            continue
+        break  # out of time within the round: every line keeps the same deals
     lines = []
     for k, i in enumerate(chosen):
         pv, s = [], state
@@ -353,7 +371,8 @@ def analysis_lines(position: Any, agent: Agent) -> Any:
             pv.append(game.action_text(s, action))
             s = game.next_state(s, action)
         n = len(deals)
-        evaluation = Evaluation(totals[i] / n, smoothed_rate(wins[k], played), leads[i] / n, "cards")
+        win = smoothed_rate(wins[k], played) if played else None
+        evaluation = Evaluation(totals[i] / n, win, leads[i] / n, "cards")
         lines.append(Line(pv[0], evaluation, tuple(pv)))
     return Found(lines, "playouts", len(candidates), len(deals) * len(candidates) + played * len(chosen))
 
@@ -364,9 +383,12 @@ def _lead(game: ShengKe, state: State, player: int) -> float:
     return float(a - b if player == 0 else b - a)
 
 
-def _finish(game: ShengKe, state: State, rng: random.Random) -> State:
-    """The game played to its end by greedy turns on both sides (dice rolled with ``rng``)."""
+def _finish(game: ShengKe, state: State, rng: random.Random, deadline: float | None = None) -> State | None:
+    """The game played to its end by greedy turns on both sides (dice rolled with ``rng``);
+    None once ``time.perf_counter()`` passes ``deadline`` (checked between turns)."""
     while state.phase != OVER:
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
         if state.phase == ROLL:
             state = game.next_state(state, game.sample_chance(state, rng))
         else:
