@@ -404,3 +404,20 @@ def test_shengke_analysis_stops_within_a_greedy_turn_of_its_budget(monkeypatch: 
     fake.now = 0.0
     short = analyse(game, view, lines=3, time=0.001, level="medium", seed=1)
     assert short.lines and all(line.evaluation.win is None for line in short.lines)
+
+
+def test_a_verdict_needs_more_than_the_noise_of_a_few_playouts() -> None:
+    # Tellstones at 0.3 s: the same move of one position was judged anything from no verdict to a
+    # blunder depending on the seed (rates from a few playouts each).
+    game = qipan.load("tellstones")
+    best, played = Evaluation(0.8, win=0.8, playouts=3), Evaluation(0.35, win=0.35, playouts=3)
+    assert verdict(game, best, played) is None
+    sure_best, sure_played = Evaluation(0.8, win=0.8, playouts=2000), Evaluation(0.35, win=0.35, playouts=2000)
+    assert verdict(game, sure_best, sure_played) == "blunder"
+    assert verdict(game, Evaluation(0.8, win=0.8), Evaluation(0.35, win=0.35)) == "blunder"  # not estimates
+    # the playout analysis says how many playouts each line's rate rests on (not in the JSON)
+    match = played_to(game, 5, 12)
+    view = game.view(match.state, match.to_move)
+    result = analyse(game, view, lines=2, level="hard", depth=3, seed=4)
+    assert all(line.evaluation.playouts == 3 for line in result.lines)
+    assert "playouts" not in result.lines[0].evaluation.to_json()

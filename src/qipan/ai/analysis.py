@@ -39,7 +39,7 @@ import math
 import random
 import time as clock
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from qipan.ai.agent import Agent, Blend, agent_levels, make_agent
@@ -62,7 +62,9 @@ class Evaluation:
     ``value``: the engine's own number; ``win``: winning probability (0..1) where known or
     estimated; ``balance`` in ``unit``: a readable balance (marbles, moves in the race, ...);
     ``mate``: a forced result found (+n wins in n own moves, -n loses in n); ``exact``: from a
-    solved table or a proven forced result."""
+    solved table or a proven forced result. ``playouts``: how many playouts ``win`` rests on
+    when it is a playout estimate (None otherwise; not in the JSON): :func:`verdict` allows for
+    their noise."""
 
     value: float
     win: float | None = None
@@ -70,6 +72,7 @@ class Evaluation:
     unit: str | None = None
     mate: int | None = None
     exact: bool = False
+    playouts: int | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -495,7 +498,7 @@ def _playouts(position: Position, agent: Any) -> Found:
         i = chosen[k]
         balance, unit = _balance(game, game.next_state(position.state, moves[i]), player, rates[k])
         text = position.text(moves[i])
-        lines.append(Line(text, Evaluation(rates[k], rates[k], balance, unit), (text,)))
+        lines.append(Line(text, Evaluation(rates[k], rates[k], balance, unit, playouts=again), (text,)))
     return Found(lines, "playouts", None, sum(counts) + again * len(chosen))
 
 
@@ -570,10 +573,20 @@ def _measure(evaluation: Evaluation, measure: str) -> float | None:
     return evaluation.value if math.isfinite(evaluation.value) else None
 
 
+def _noise(evaluation: Evaluation) -> float:
+    """The standard error of a winning rate estimated by ``evaluation.playouts`` playouts (0 for
+    one that is not an estimate)."""
+    if evaluation.playouts is None or evaluation.win is None:
+        return 0.0
+    return math.sqrt(evaluation.win * (1.0 - evaluation.win) / max(1, evaluation.playouts))
+
+
 def verdict(game: Game[Any, Any], best: Evaluation, played: Evaluation) -> str | None:
     """None, "inaccuracy", "mistake" or "blunder": how much worse ``played`` is than ``best`` by
     the game's :func:`thresholds`. Throwing away a forced win, or walking into a forced loss the
-    best move avoids, is a blunder; between two forced wins (or losses) there is no verdict."""
+    best move avoids, is a blunder; between two forced wins (or losses) there is no verdict. A
+    drop in winning rates estimated by playouts counts less two standard errors: only what the
+    playouts show at about 95% confidence (few playouts, no verdict)."""
     if best.mate is not None or played.mate is not None:
         best_sign = 0 if best.mate is None else (1 if best.mate > 0 else -1)
         played_sign = 0 if played.mate is None else (1 if played.mate > 0 else -1)
@@ -590,6 +603,8 @@ def verdict(game: Game[Any, Any], best: Evaluation, played: Evaluation) -> str |
     else:
         return None
     drop = high - low + 1e-9  # 0.6 - 0.4 is a drop of 0.2, not 0.19999999999999998
+    if measure == "win":
+        drop -= 2.0 * (_noise(best) ** 2 + _noise(played) ** 2) ** 0.5
     if drop >= limits.blunder:
         return "blunder"
     if drop >= limits.mistake:

@@ -372,7 +372,7 @@ def analysis_lines(position: Any, agent: Agent) -> Any:
             s = game.next_state(s, action)
         n = len(deals)
         win = smoothed_rate(wins[k], played) if played else None
-        evaluation = Evaluation(totals[i] / n, win, leads[i] / n, "cards")
+        evaluation = Evaluation(totals[i] / n, win, leads[i] / n, "cards", playouts=played or None)
         lines.append(Line(pv[0], evaluation, tuple(pv)))
     return Found(lines, "playouts", len(candidates), len(deals) * len(candidates) + played * len(chosen))
 
