@@ -466,7 +466,7 @@ def test_a_verdict_needs_more_than_the_noise_of_a_few_playouts() -> None:
 def test_playout_analysis_stops_within_a_playout_of_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     # Rounds of playouts (one per move) ran to their end whatever the clock said, after two whole
     # rounds at least: Tellstones took 0.54 s on average, 0.86 s at most, at 0.3 s here.
-    from qipan.ai import analysis
+    from qipan.ai.analysis import playouts as analysis
 
     fake = FakeClock(0.03)  # a playout costs this on the fake clock
     play = analysis._agent_playout
