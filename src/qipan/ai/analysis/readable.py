@@ -29,13 +29,15 @@ def _balance(game: Game[Any, Any], state: Any, player: int, value: float) -> tup
 def search_evaluation(game: Game[Any, Any], end: Any, player: int, value: float) -> Evaluation:
     """The evaluation of a searched line worth ``value`` (search units, :data:`WIN` for a won
     game) whose continuation ends at ``end``: a forced result as ``mate`` (moves of ``player``
-    until the end), else the game's balance."""
+    until the end), else the game's balance (and its ``analysis_material``, if it has one)."""
     if abs(value) > WIN / 2:
         plies = round(WIN - abs(value))
         mate = (plies + 1) // 2 if value > 0 else -max(1, plies // 2)
         return Evaluation(value, 1.0 if value > 0 else 0.0, None, None, mate, True)
     balance, unit = _balance(game, end, player, value)
-    return Evaluation(value, None, balance, unit)
+    hook = getattr(_ai_module(game), "analysis_material", None)
+    material = hook(game, end, player, value) if hook is not None else None
+    return Evaluation(value, None, balance, unit, material=material)
 
 
 def _line_end(game: Game[Any, Any], state: Any, pv: Sequence[Any], player: int) -> Any:

@@ -27,7 +27,8 @@ class Evaluation:
     ``mate``: a forced result found (+n wins in n own moves, -n loses in n); ``exact``: from a
     solved table or a proven forced result. ``playouts``: how many playouts ``win`` rests on
     when it is a playout estimate (None otherwise; not in the JSON): :func:`verdict` allows for
-    their noise."""
+    their noise. ``material``: the balance without what only steers play (Abalone's lead read
+    smaller near ``quiet_move_limit``), which :func:`verdict` judges where set (not in the JSON)."""
 
     value: float
     win: float | None = None
@@ -36,6 +37,7 @@ class Evaluation:
     mate: int | None = None
     exact: bool = False
     playouts: int | None = field(default=None, compare=False)
+    material: float | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {

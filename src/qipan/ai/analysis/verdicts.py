@@ -52,7 +52,7 @@ def _measure(evaluation: Evaluation, measure: str) -> float | None:
     if measure == "win":
         return evaluation.win
     if measure == "balance":
-        return evaluation.balance
+        return evaluation.balance if evaluation.material is None else evaluation.material
     return evaluation.value if math.isfinite(evaluation.value) else None
 
 
@@ -69,7 +69,8 @@ def verdict(game: Game[Any, Any], best: Evaluation, played: Evaluation) -> str |
     the game's :func:`thresholds`. Throwing away a forced win, or walking into a forced loss the
     best move avoids, is a blunder; between two forced wins (or losses) there is no verdict. A
     drop in winning rates estimated by playouts counts less two standard errors: only what the
-    playouts show at about 95% confidence (few playouts, no verdict)."""
+    playouts show at about 95% confidence (few playouts, no verdict). A balance is judged by its
+    ``material`` where the game sets one."""
     if best.mate is not None or played.mate is not None:
         best_sign = 0 if best.mate is None else (1 if best.mate > 0 else -1)
         played_sign = 0 if played.mate is None else (1 if played.mate > 0 else -1)
