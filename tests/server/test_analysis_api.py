@@ -22,9 +22,9 @@ from fastapi.testclient import TestClient
 import qipan
 from qipan.core import CHANCE, GameError, Record
 from qipan.core.game import Game
-from qipan.server import ai_pool, ai_turns, create_app, models
+from qipan.server import ai_pool, ai_turns, analysis, create_app, models
 from qipan.server.ai_pool import ANALYSIS, BACKGROUND, FOREGROUND, AIProcesses, AnalysisRequest, Job, Request, Scheduler
-from qipan.server.analysis import PER_CLIENT, AnalysisBusy, Analyst
+from qipan.server.analysis import PER_CLIENT, AnalysisBusy, Analyst, Finished, footprint
 from qipan.server.limits import Limits, Rate
 
 from .helpers import connect, create, until, update_with
@@ -319,6 +319,34 @@ def test_a_review_of_a_finished_game_grades_one_decision(client: TestClient, rec
         assert client.post(f"{path}/{ply}", json={}).status_code == status
     assert client.post("/api/games/nope/review/0", json={}).status_code == 404
     assert client.post(f"{path}/0", json={"time": 5}).status_code == 400
+
+
+def test_finished_games_kept_for_reviews_are_bounded_by_their_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    def played(name: str, plies: int) -> list[Any]:
+        game, rng = qipan.load(name), random.Random(1)
+        state = game.initial_state()
+        states = [state]
+        while len(states) < plies and game.to_move(state) is not None:
+            mover = game.to_move(state)
+            state = game.next_state(state, game.sample_chance(state, rng) if mover == CHANCE
+                                    else rng.choice(list(game.legal_actions(state))))
+            states.append(state)
+        return states
+
+    abalone, shengke = played("abalone", 30), played("shengke", 30)
+    assert len(abalone) == len(shengke) == 30
+    assert footprint(shengke) > 3 * footprint(abalone)  # counted by bytes, not positions
+    sizes = {"a": footprint(abalone), "b": footprint(abalone), "s": footprint(shengke)}
+    analyst = Analyst(SimpleNamespace(ai_processes=None, unavailable={}))  # type: ignore[arg-type]
+    monkeypatch.setattr(analyst, "_read", lambda game_id: Finished(
+        None, None, [], abalone if game_id != "s" else shengke, sizes[game_id]))  # type: ignore[arg-type]
+    monkeypatch.setattr(analysis, "FINISHED_CACHE_BYTES", sizes["a"] + sizes["s"])
+    for game_id in "abs":
+        asyncio.run(analyst.finished(game_id))
+    assert list(analyst._finished) == ["b", "s"]  # the Sheng-Ke game pushed the oldest out
+    asyncio.run(analyst.finished("b"))
+    asyncio.run(analyst.finished("a"))
+    assert list(analyst._finished) == ["b", "a"]  # two Abalone games take less than one Sheng-Ke
 
 
 def test_a_chance_ply_is_not_a_decision(client: TestClient) -> None:
