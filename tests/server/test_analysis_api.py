@@ -27,7 +27,7 @@ from qipan.server.ai_pool import ANALYSIS, BACKGROUND, FOREGROUND, AIProcesses, 
 from qipan.server.analysis import PER_CLIENT, AnalysisBusy, Analyst, Finished, footprint
 from qipan.server.limits import Limits, Rate
 
-from .helpers import connect, create, until, update_with
+from .helpers import GatedAgent, connect, create, until, update_with
 
 FAST = 0.1
 """Seconds of engine time the tests ask for."""
@@ -399,22 +399,6 @@ def test_hints_only_in_a_game_of_one_person_against_the_ai(client: TestClient) -
     assert (summary["hints"], summary["hints_used"]) == (False, 0)
     reply = client.post(f"/api/games/{plain['id']}/hint", json={"token": plain["token"]})
     assert (reply.status_code, reply.json()) == (403, {"error": "this game was not created with hints"})
-
-
-class GatedAgent:
-    """An AI that waits for a gate (so a test can ask while the AI is to move)."""
-
-    name = "gated"
-
-    def __init__(self, gate: threading.Event):
-        self.gate = gate
-
-    def choose(self, game: Any, view: Any, rng: Any) -> Any:
-        assert self.gate.wait(30)
-        return game.legal_actions(game.sample_state(view, rng))[0]
-
-    def observe(self, game: Any, view: Any) -> None:
-        return None
 
 
 def test_a_hint_is_for_the_seat_on_its_own_turn_and_is_counted(

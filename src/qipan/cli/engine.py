@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from qipan.ai.agent import Agent, make_agent
-from qipan.ai.analysis import MAX_INCLUDE, MAX_LINES, analyse
+from qipan.ai.analysis import MAX_INCLUDE, analyse
 from qipan.core import jsonsafe
 from qipan.core.chance import check_seed, event_rng
 from qipan.core.errors import GameError, brief, choices_text
@@ -317,9 +317,7 @@ class EngineSession:
     def analyse(self, request: Answer) -> Answer:
         """The best moves of the player to move, from that player's view (see docs/analysis.md)."""
         match = self._match()
-        lines = request.get("lines", 3)
-        if isinstance(lines, bool) or not isinstance(lines, int) or not 1 <= lines <= MAX_LINES:
-            raise GameError(f"lines must be a whole number from 1 to {MAX_LINES}, not {brief(lines, 40)}")
+        lines = request.get("lines", 3)  # analyse() checks it
         seconds = request.get("time", 1.0)
         if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= MAX_ANALYSIS_TIME:
             raise GameError(f"time must be a number of seconds above 0 and at most {MAX_ANALYSIS_TIME:g}, "
