@@ -406,17 +406,23 @@ def test_a_marble_lost_near_the_quiet_move_limit_is_a_blunder() -> None:
     assert verdict(game, best.evaluation, played.evaluation) == "blunder"
 
 
-def test_a_review_builds_each_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from qipan.ai.analysis import reviews
-
+def recorded_histories(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[Sequence[Any]]:
+    """The ``history`` of every call of ``module.analyse`` from now on, as given."""
     histories: list[Sequence[Any]] = []
-    real = reviews.analyse
+    real = module.analyse
 
     def recorded(*args: Any, history: Sequence[Any], **kwargs: Any) -> Any:
         histories.append(history)
         return real(*args, history=history, **kwargs)
 
-    monkeypatch.setattr(reviews, "analyse", recorded)
+    monkeypatch.setattr(module, "analyse", recorded)
+    return histories
+
+
+def test_a_review_builds_each_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from qipan.ai.analysis import reviews
+
+    histories = recorded_histories(monkeypatch, reviews)
     game = qipan.load("abalone")
     match = played_to(game, 4, 8)
     record = match.record()

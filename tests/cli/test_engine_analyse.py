@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
 from qipan.cli import engine
 from qipan.cli.engine import MAX_ERROR_CHARS, EngineSession
+from tests.ai.test_analysis import recorded_histories
 from tests.cli.test_engine_hostile import ask, refused
 
 
@@ -88,14 +88,7 @@ def test_the_command_list_names_analyse() -> None:
 
 
 def test_analyses_build_each_earlier_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    histories: list[list[Any]] = []
-    real = engine.analyse
-
-    def recorded(*args: Any, history: list[Any], **kwargs: Any) -> Any:
-        histories.append(history)
-        return real(*args, history=history, **kwargs)
-
-    monkeypatch.setattr(engine, "analyse", recorded)
+    histories = recorded_histories(monkeypatch, engine)
     session = session_with("tellstones")
     assert session.match is not None
     for _ in range(3):
