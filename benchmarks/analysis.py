@@ -96,7 +96,8 @@ def main() -> None:
         spent = time.perf_counter() - start
         marks = sum(m.verdict is not None for m in reviewed)
         depth = "-" if None in depths else f"{statistics.mean(d for d in depths if d is not None):.1f}"
-        print(f"| {name} | {options or '-'} | {level} | {method} | {statistics.mean(seconds):.3f} | "
+        shown = " ".join(f"{key} {value}" for key, value in options.items()) or "-"
+        print(f"| {name} | {shown} | {level} | {method} | {statistics.mean(seconds):.3f} | "
               f"{max(seconds):.3f} | {depth} | {statistics.mean(nodes):,.0f} | {len(reviewed)} | {spent:.1f} | "
               f"{spent / max(1, len(reviewed)):.3f} | {marks} |", flush=True)
 

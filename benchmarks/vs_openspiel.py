@@ -12,6 +12,7 @@ chain followed to its end) must be qipan's legal moves; a disagreement is printe
 
     pip install 'qipan[openspiel]'        # or: pip install open_spiel
     python benchmarks/vs_openspiel.py --players 2 --level hard --opponent mcts --simulations 1000 --games 4
+    python benchmarks/vs_openspiel.py --players 2 --level hard --opponent mcts --mcts python --simulations 100 --games 1
     python benchmarks/vs_openspiel.py --players 3 --level hard --opponent random --games 10
 
 Seats alternate as in ``qipan arena`` (qipan holds every other seat; a game is qipan's win when
@@ -177,17 +178,23 @@ def _import_openspiel() -> Any:
     return pyspiel
 
 
-def make_bot(pyspiel: Any, game: Any, player: int, kind: str, simulations: int, seed: int) -> Any:
-    """OpenSpiel's MCTS with random rollouts (UCT c = 2, as its examples), or its uniform
-    random player (per action, as OpenSpiel's own random bot: each hop of a chain drawn anew)."""
+def make_bot(pyspiel: Any, game: Any, player: int, kind: str, simulations: int, seed: int,
+             implementation: str = "cpp") -> Any:
+    """OpenSpiel's MCTS with random rollouts (UCT c = 2, as its examples, solver on), in C++
+    (``pyspiel.MCTSBot``, the default) or Python (``open_spiel.python.algorithms.mcts``, some
+    15 times slower here), or its uniform random player (per action, as OpenSpiel's own random
+    bot: each hop of a chain drawn anew)."""
+    if kind == "random":
+        return pyspiel.make_uniform_random_bot(player, seed)
+    if implementation == "cpp":
+        evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+        return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, True, seed, False)
     import numpy as np
     from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped,unused-ignore]
 
     rng = np.random.RandomState(seed)
-    if kind == "random":
-        return pyspiel.make_uniform_random_bot(player, seed)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    return mcts.MCTSBot(game, 2.0, simulations, evaluator, solve=True, random_state=rng)
+    python_evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    return mcts.MCTSBot(game, 2.0, simulations, python_evaluator, solve=True, random_state=rng)
 
 
 def play(args: argparse.Namespace, index: int, stats: dict[str, Any]) -> float:
@@ -200,7 +207,8 @@ def play(args: argparse.Namespace, index: int, stats: dict[str, Any]) -> float:
     seats = seating(index, n)
     seed = args.seed + index
     ours = {p: make_agent(game, args.level) for p in range(n) if seats[p] == "a"}
-    bots = {p: make_bot(pyspiel, os_game, p, args.opponent, args.simulations, seed * 10 + p)
+    bots = {p: make_bot(pyspiel, os_game, p, args.opponent, args.simulations, seed * 10 + p,
+                            args.mcts)
             for p in range(n) if seats[p] == "b"}
     rngs = [random.Random(f"{seed}:{p}") for p in range(n)]
     state, os_state = game.initial_state(), os_game.new_initial_state()
@@ -256,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="hard", help="qipan's level (A)")
     parser.add_argument("--opponent", choices=("mcts", "random"), default="mcts", help="OpenSpiel's bot (B)")
     parser.add_argument("--simulations", type=int, default=1000, help="MCTS simulations per action")
+    parser.add_argument("--mcts", choices=("cpp", "python"), default="cpp",
+                        help="OpenSpiel's C++ MCTS bot (default) or its Python one")
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="print progress every 20 moves")
@@ -267,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     wins, draws = outcomes.count(1.0), outcomes.count(0.5)
     losses = len(outcomes) - wins - draws
     lo, hi = wilson(sum(outcomes), len(outcomes))
-    b = "random" if args.opponent == "random" else f"MCTS {args.simulations}"
+    b = "random" if args.opponent == "random" else f"MCTS ({args.mcts}) {args.simulations}"
     print(f"\n{args.players} players, qipan {args.level} (A) against OpenSpiel {b} (B), {len(outcomes)} games, "
           f"seed {args.seed}")
     print(f"A W-D-L {wins}-{draws}-{losses}, score {sum(outcomes) / len(outcomes):.0%} ({lo:.0%}–{hi:.0%}); "

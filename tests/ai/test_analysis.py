@@ -421,3 +421,27 @@ def test_a_verdict_needs_more_than_the_noise_of_a_few_playouts() -> None:
     result = analyse(game, view, lines=2, level="hard", depth=3, seed=4)
     assert all(line.evaluation.playouts == 3 for line in result.lines)
     assert "playouts" not in result.lines[0].evaluation.to_json()
+
+
+def test_playout_analysis_stops_within_a_playout_of_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rounds of playouts (one per move) ran to their end whatever the clock said, after two whole
+    # rounds at least: Tellstones took 0.54 s on average, 0.86 s at most, at 0.3 s here.
+    from qipan.ai import analysis
+
+    fake = FakeClock(0.03)  # a playout costs this on the fake clock
+    play = analysis._agent_playout
+
+    def costly(*args: Any) -> float:
+        fake.now += fake.turn
+        return play(*args)
+
+    monkeypatch.setattr(analysis, "clock", fake)
+    monkeypatch.setattr(analysis, "_agent_playout", costly)
+    game = qipan.load("tellstones")
+    match = played_to(game, 5, 12)
+    view = game.view(match.state, match.to_move)
+    moves = len(game.legal_actions(match.state))
+    assert moves * fake.turn < 1.0  # (a first round fits in the time: the test is about the rest)
+    result = analyse(game, view, lines=3, time=1.0, level="hard", seed=2)
+    assert fake.now <= 1.0 + fake.turn
+    assert len({line.evaluation.playouts for line in result.lines}) == 1  # the same rounds for every line

@@ -436,13 +436,15 @@ def _playouts(position: Position, agent: Any) -> Found:
     with the game's ``analysis_sample``) by the level's agents for every seat (copies of agents
     that have watched the game so far: the game's ``analysis_agents``).
 
-    Two phases: for 60% of the time (at least :data:`MIN_PLAYOUTS` rounds) every move gets one
-    playout a round, the worse half of the moves dropped after rounds 1, 2, 4, 8, ...
-    (successive halving, keeping the included moves); then the moves shown are played out
-    afresh in the time left (at least one round), and those fresh playouts alone give their
-    winning rates (:func:`smoothed_rate`): the best of many noisy rates is too high, a fresh
-    sample of the chosen move is not. Every move of a round starts from the same sampled state
-    and seed. At a fixed ``depth``: ``depth`` rounds of each."""
+    Two phases: for 60% of the time (at least one round) every move gets one playout a round,
+    the worse half of the moves dropped after rounds 1, 2, 4, 8, ... (successive halving,
+    keeping the included moves); then the moves shown are played out afresh in the time left
+    (at least one round), and those fresh playouts alone give their winning rates
+    (:func:`smoothed_rate`): the best of many noisy rates is too high, a fresh sample of the
+    chosen move is not. Every move of a round starts from the same sampled state and seed; a
+    round beyond the first that the time cuts short is dropped, so the analysis ends within a
+    playout of its time (or after the two first rounds, when they alone take longer). At a
+    fixed ``depth``: ``depth`` rounds of each."""
     game, view, player, rng = position.game, position.view, position.player, position.rng
     moves = list(game.legal_actions(position.state))
     views = [*position.history, view]
@@ -466,17 +468,30 @@ def _playouts(position: Position, agent: Any) -> Found:
         return _agent_playout(game, game.next_state(state, moves[i]), player, copy.deepcopy(players),
                               random.Random(seed))
 
+    def round_of(indices: Sequence[int], deadline: float | None) -> list[float] | None:
+        """One playout of each move of ``indices`` from one sampled state, or None when the clock
+        passes ``deadline`` first."""
+        state, seed = deal()
+        results = []
+        for i in indices:
+            if deadline is not None and clock.perf_counter() >= deadline:
+                return None
+            results.append(playout(i, state, seed))
+        return results
+
     start = clock.perf_counter()
     fixed = position.depth
+    first, end = (None, None) if fixed is not None else (start + 0.6 * position.time, start + position.time)
     totals, counts = [0.0] * len(moves), [0] * len(moves)
     active = list(range(len(moves)))
     keep = max(position.lines, 2)
     rounds = 0
-    while (rounds < fixed if fixed is not None
-           else rounds < MIN_PLAYOUTS or clock.perf_counter() < start + 0.6 * position.time):
-        state, seed = deal()
-        for i in active:
-            totals[i] += playout(i, state, seed)
+    while rounds < fixed if fixed is not None else rounds < 1 or clock.perf_counter() < (first or 0.0):
+        results = round_of(active, first if rounds else None)
+        if results is None:
+            break
+        for i, result in zip(active, results, strict=True):
+            totals[i] += result
             counts[i] += 1
         rounds += 1
         if rounds & (rounds - 1) == 0 and len(active) > keep:
@@ -487,10 +502,12 @@ def _playouts(position: Position, agent: Any) -> Found:
     ranked = sorted(range(len(moves)), key=lambda i: (i not in active, -totals[i] / counts[i]))
     chosen = ranked[: position.lines] + [i for i in ranked[position.lines:] if moves[i] in position.include]
     fresh, again = [0.0] * len(chosen), 0
-    while again < fixed if fixed is not None else again < 1 or clock.perf_counter() < start + position.time:
-        state, seed = deal()
-        for k, i in enumerate(chosen):
-            fresh[k] += playout(i, state, seed)
+    while again < fixed if fixed is not None else again < 1 or clock.perf_counter() < (end or 0.0):
+        results = round_of(chosen, end if again else None)
+        if results is None:
+            break
+        for k, result in enumerate(results):
+            fresh[k] += result
         again += 1
     rates = [smoothed_rate(fresh[k], again) for k in range(len(chosen))]
     lines = []

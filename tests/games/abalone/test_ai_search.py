@@ -165,6 +165,42 @@ def test_multipv_leads_with_the_searchs_own_choice() -> None:
                 after = game.next_state(after, step)
 
 
+class StoppedClock:
+    """Stands in for the ``time`` module: the time moves only when a test sets it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def test_multipv_leaves_out_the_moves_it_has_no_time_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, (state, *_) = positions(1, 6, {"quiet_move_limit": 100})
+    worst = game.legal_actions(state)[-1]
+
+    def analyse() -> tuple[list[search.RootLine], int]:
+        agent = AbaloneSearch(depth=3, time_limit=1.0)
+        found = agent.multipv(game, state, lines=3, include=[worst], rng=random.Random(1))
+        return found, agent.stats.nodes
+
+    clock = StoppedClock()
+    monkeypatch.setattr(search, "time", clock)
+    in_time, all_nodes = analyse()
+    deepen = AbaloneSearch._deepen
+
+    def deepen_until_the_time_is_up(self: AbaloneSearch, *args: Any) -> Any:
+        root = deepen(self, *args)
+        clock.now = 10.0  # the deepening used the whole second
+        return root
+
+    monkeypatch.setattr(AbaloneSearch, "_deepen", deepen_until_the_time_is_up)
+    late, late_nodes = analyse()
+    assert late_nodes < all_nodes  # the moves beyond the first three were not searched
+    assert late[0] == in_time[0] and len(late) >= 3  # the lines asked for are answered whatever the time
+    assert any(line.move is worst for line in late)  # an included move is answered whatever the time
+
+
 def test_max_plays_legal_moves_with_its_time_per_move() -> None:
     game = qipan.load("abalone", options={"quiet_move_limit": 100})
     agent = make_agent(game, "max")

@@ -90,3 +90,31 @@ def test_a_pass_is_a_pass(bridge: ModuleType) -> None:
     state = game.initial_state()
     assert bridge.to_actions(game, state, PASS) == [bridge.PASS_ACTION]
     assert bridge.to_move(state.board, [bridge.PASS_ACTION]) == PASS
+
+
+class _FakeSpiel:
+    """Records how the benchmark builds OpenSpiel's C++ bots (open_spiel 2.0.2's signatures)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[object, ...]]] = []
+
+    def RandomRolloutEvaluator(self, n_rollouts: int, seed: int) -> str:
+        self.calls.append(("evaluator", (n_rollouts, seed)))
+        return "evaluator"
+
+    def MCTSBot(self, *args: object) -> str:
+        self.calls.append(("mcts", args))
+        return "bot"
+
+    def make_uniform_random_bot(self, player: int, seed: int) -> str:
+        self.calls.append(("random", (player, seed)))
+        return "random bot"
+
+
+def test_the_cpp_mcts_bot_gets_the_simulations_and_seed(bridge: ModuleType) -> None:
+    spiel = _FakeSpiel()
+    assert bridge.make_bot(spiel, "game", 1, "mcts", 1000, 71) == "bot"
+    # game, evaluator, uct_c, max_simulations, max_memory_mb, solve, seed, verbose
+    assert spiel.calls == [("evaluator", (1, 71)), ("mcts", ("game", "evaluator", 2.0, 1000, 1000, True, 71, False))]
+    assert bridge.make_bot(spiel, "game", 1, "random", 1000, 72) == "random bot"
+    assert spiel.calls[-1] == ("random", (1, 72))

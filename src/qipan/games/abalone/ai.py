@@ -31,22 +31,10 @@ from qipan.core.game import Game
 from qipan.games.abalone.board import AHEAD, CELLS, DELTAS, NAMES, UNIVERSE, VALID, ring
 from qipan.games.abalone.game import BLACK_WON, DRAW, AbaloneState
 from qipan.games.abalone.moves import ALL_MOVES, AbaloneMove
-from qipan.games.abalone.search import AbaloneSearch
+from qipan.games.abalone.search import EDGE, AbaloneSearch, _centre, _pairs
 
-RINGS: tuple[int, ...] = tuple(sum(1 << c for c in CELLS if ring(c) == k) for k in range(5))
-"""RINGS[k]: the cells at distance k from the centre."""
-EDGE_CELLS = RINGS[4]
+EDGE_CELLS = EDGE
 _RING = {c: ring(c) for c in CELLS}
-
-
-def _centre(bits: int) -> int:
-    return ((bits & RINGS[1]).bit_count() + 2 * (bits & RINGS[2]).bit_count()
-            + 3 * (bits & RINGS[3]).bit_count() + 4 * (bits & RINGS[4]).bit_count())
-
-
-def _pairs(bits: int) -> int:
-    return (bits & (bits >> 1)).bit_count() + (bits & (bits >> DELTAS[1])).bit_count() + (
-        bits & (bits >> DELTAS[2])).bit_count()
 
 
 def _tactics(own: int, opp: int) -> tuple[int, int]:

@@ -43,7 +43,7 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from qipan.ai.search import WIN, SearchStats
+from qipan.ai.search import WIN, SearchStats, _from_table, _to_table
 from qipan.core.game import Game
 from qipan.games.abalone.board import CELLS, DELTAS, NAMES, UNIVERSE, VALID, ring
 from qipan.games.abalone.game import MARBLES, TO_WIN, AbaloneState
@@ -70,6 +70,7 @@ LOSING_COUNT = MARBLES - TO_WIN
 """A side left with this many marbles has lost."""
 
 RINGS: tuple[int, ...] = tuple(sum(1 << c for c in CELLS if ring(c) == k) for k in range(5))
+"""RINGS[k]: the cells at distance k from the centre."""
 EDGE = RINGS[4]
 _OFF = UNIVERSE & ~VALID
 _STEPS = (1, 17, 16)
@@ -419,15 +420,18 @@ class AbaloneSearch:
         best first, with values and principal variations (read from the table). The first is
         :meth:`search`'s choice and value (the same deepening, in 60% of the time limit when more
         is asked); the others are then searched to the depth it completed, each with the window
-        that proves it among the best ``lines`` or not."""
+        that proves it among the best ``lines`` or not, in the time left: the first ``lines``
+        moves and the included ones whatever the time, the rest (which could only displace them)
+        while time remains."""
         wanted = set(include)
         more = lines > 1 or bool(wanted)
         time_limit = self._time_limit
+        start = time.perf_counter()
         if more and time_limit:
             self._time_limit = 0.6 * time_limit
         try:
             root = self._deepen(game, state, rng or random.Random(0))
-            self._deadline = math.inf
+            deadline = start + time_limit if time_limit else math.inf
             depth = max(root.depth, 1)
             values = {root.best: root.value}
             if more or not root.depth:
@@ -435,10 +439,17 @@ class AbaloneSearch:
                 for move in root.moves:
                     if move is root.best and root.depth:
                         continue
+                    required = move in wanted or len(values.keys() - wanted) < lines or not root.depth
+                    if not required and time.perf_counter() > deadline:
+                        continue
+                    self._deadline = math.inf if required else deadline
                     bound = top[lines - 1] if len(top) >= lines and move not in wanted else -math.inf
                     penalty = root.penalty.get(move, 0.0)
-                    value = self._child(root.own, root.opp, root.quiet, move, depth, -math.inf,
-                                        -(bound + penalty), 0) - penalty
+                    try:
+                        value = self._child(root.own, root.opp, root.quiet, move, depth, -math.inf,
+                                            -(bound + penalty), 0) - penalty
+                    except _Timeout:
+                        continue
                     if value > bound:
                         values[move] = value
                         top.append(value)
@@ -700,19 +711,3 @@ class AbaloneSearch:
                         break
         return value
 
-
-def _to_table(value: float, ply: int) -> float:
-    # wins are stored relative to the node, so a table hit at another ply scores the right distance
-    if value > WIN / 2:
-        return value + ply
-    if value < -WIN / 2:
-        return value - ply
-    return value
-
-
-def _from_table(value: float, ply: int) -> float:
-    if value > WIN / 2:
-        return value - ply
-    if value < -WIN / 2:
-        return value + ply
-    return value

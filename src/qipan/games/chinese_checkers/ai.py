@@ -256,35 +256,12 @@ def _medium(game: Game[Any, Any]) -> Agent:
     return RacePlanAgent(width=MEDIUM_WIDTH, name="medium")
 
 
-class SplitBeamReply(BestReplyAgent):
-    """Best-reply search that looks at its own ``own`` most advancing moves but only at each
-    opponent's ``reply`` most advancing ones: with four players the merged reply layer holds
-    three opponents' moves, and their few strongest are what can spoil a plan."""
-
-    def __init__(self, own: int, reply: int, *, depth: int, time_limit: float, name: str):
-        super().__init__(lead_over_leader, with_turn, depth=depth, time_limit=time_limit, order=_beam(own),
-                         name=name)
-        self.reply = reply
-
-    def _moves(self, state: Any) -> list[Any]:
-        actions = super()._moves(state)
-        return actions if state.turn == self._root else actions[: self.reply]
-
-
-FOUR_PLAYER_BEAMS = (10, 3)
-"""Four-player hard's own and per-opponent beams (6 and 6 before: hard beat medium 64%, 53-73%;
-with 10 and 3, 76% in 21 tuning games at the same time per move)."""
-
-
 def _hard(game: Game[Any, Any]) -> Agent:
     """Two players: alpha-beta to depth 3. More: best-reply search to depth 5 (own move, the
-    strongest reply of any opponent, own move, ...) over the 6 most advancing moves (four
-    players: its own 10, each opponent's 3), valuing the race against the closest opponent."""
+    strongest reply of any opponent, own move, ...) over the 6 most advancing moves, valuing
+    the race against the closest opponent."""
     if game.num_players == 2:
         return _alphabeta(3, 3.0, "hard")
-    if game.num_players == 4 and isinstance(game, ChineseCheckers) and not game.capture:
-        own, reply = FOUR_PLAYER_BEAMS
-        return SplitBeamReply(own, reply, depth=5, time_limit=3.0, name="hard")
     return BestReplyAgent(lead_over_leader, with_turn, depth=5, time_limit=3.0, order=_beam(6), name="hard")
 
 
