@@ -16,7 +16,8 @@ chain followed to its end) must be qipan's legal moves; a disagreement is printe
     python benchmarks/vs_openspiel.py --players 3 --level hard --opponent random --games 10
 
 Seats alternate as in ``qipan arena`` (qipan holds every other seat; a game is qipan's win when
-one of its seats finishes first). Prints W-D-L with a 95% Wilson interval and seconds per move.
+one of its seats finishes first). Prints W-D-L with a 95% Wilson interval and seconds per move
+(of wall time); interrupted (Ctrl-C or SIGTERM), it reports the games finished so far.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -273,7 +275,15 @@ def main(argv: list[str] | None = None) -> int:
     _import_openspiel()
     stats: dict[str, Any] = dict.fromkeys(("positions", "capped", "disagreements", "a_moves", "b_moves"), 0)
     stats.update(a_time=0.0, b_time=0.0)
-    outcomes = [play(args, i, stats) for i in range(args.games)]
+    outcomes: list[float] = []
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        for i in range(args.games):
+            outcomes.append(play(args, i, stats))
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: {len(outcomes)} games finished (seconds per move count the unfinished game too)")
+        if not outcomes:
+            return 1
     wins, draws = outcomes.count(1.0), outcomes.count(0.5)
     losses = len(outcomes) - wins - draws
     lo, hi = wilson(sum(outcomes), len(outcomes))

@@ -182,6 +182,7 @@ def test_multipv_leaves_out_the_moves_it_has_no_time_for(monkeypatch: pytest.Mon
     def analyse() -> tuple[list[search.RootLine], int]:
         agent = AbaloneSearch(depth=3, time_limit=1.0)
         found = agent.multipv(game, state, lines=3, include=[worst], rng=random.Random(1))
+        assert agent.stats.seconds == clock.now  # the lines' searches count in its time (started at 0)
         return found, agent.stats.nodes
 
     clock = StoppedClock()

@@ -457,7 +457,7 @@ class AbaloneSearch:
             ranked = [root.best, *sorted((m for m in values if m is not root.best), key=lambda m: -values[m])]
             chosen = ranked[:lines] + [m for m in ranked[lines:] if m in wanted]
             found = [RootLine(move, values[move], self._pv(root, move, depth)) for move in chosen]
-            self.stats = SearchStats(self._nodes, root.depth, self.stats.seconds, root.value)
+            self.stats = SearchStats(self._nodes, root.depth, time.perf_counter() - start, root.value)
             return found
         finally:
             self._time_limit = time_limit
