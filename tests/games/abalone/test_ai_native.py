@@ -7,9 +7,11 @@ fallback is tested either way."""
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import subprocess
 import sys
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -126,13 +128,22 @@ def test_a_deeper_search_is_the_same_tree() -> None:
 
 
 @native
-def test_the_native_searcher_keeps_its_time_and_plays_legal_moves() -> None:
+def test_the_native_searcher_keeps_its_time_and_plays_legal_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    from qipan.games.abalone import _fast
+
+    made: list[Any] = []
+
+    def searcher(*args: Any) -> Any:
+        made.append(_fast.Searcher(*args))
+        return made[-1]
+
+    monkeypatch.setattr(search, "_fast", SimpleNamespace(Searcher=searcher))
     game, states = played(3, 5)
     for index, state in enumerate(states):
         agent = AbaloneSearch(time_limit=0.05)
         move = agent.choose(game, game.view(state, game.to_move(state)), random.Random(index))
         assert move in game.legal_actions(state)
-        assert agent._core is not None and agent.stats.nodes > 0
+        assert len(made) == index + 1 and agent.stats.nodes == made[-1].nodes > 0
 
 
 @native
@@ -194,3 +205,14 @@ def test_qipan_pure_python_keeps_the_compiled_core_out() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("pure ")
 
+
+
+@native
+def test_an_agent_pickles_after_a_search() -> None:
+    # worker processes and Ray receive agents by pickle: the compiled searcher lives for one search
+    game, states = played(1, 6)
+    agent = AbaloneSearch(depth=2, time_limit=None)
+    agent.search(game, states[0])
+    agent.multipv(game, states[0], lines=2)
+    copy = pickle.loads(pickle.dumps(agent))
+    assert copy.search(game, states[0]) == agent.search(game, states[0])

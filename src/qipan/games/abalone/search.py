@@ -411,7 +411,7 @@ class AbaloneSearch:
         try:
             root = self._deepen(game, state, rng or random.Random(0))
         finally:
-            self._forget()
+            self._forget(drop_core=True)
         return root.best, root.value
 
     def multipv(self, game: Game[Any, Any], state: AbaloneState, *, lines: int = 1, include: Iterable[Any] = (),
@@ -461,7 +461,7 @@ class AbaloneSearch:
             return found
         finally:
             self._time_limit = time_limit
-            self._forget()
+            self._forget(drop_core=True)
 
     def _pv(self, root: _Root, move: AbaloneMove, depth: int) -> tuple[AbaloneMove, ...]:
         """``move`` and the table's best moves after it, as far as the table holds them."""
@@ -523,9 +523,11 @@ class AbaloneSearch:
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, value)
         return _Root(own, opp, state.quiet, moves, penalty, best, value, done)
 
-    def _forget(self) -> None:
+    def _forget(self, drop_core: bool = False) -> None:
         if self._core is not None:
             self._core.forget()
+            if drop_core:  # it lives for one search (and would not pickle: agents go to worker processes)
+                self._core = None
         self._table.clear()
         self._evaluations.clear()
         self._moves.clear()
