@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import qipan
-from qipan.ai import make_agent
+from qipan.ai import make_agent, search
 from qipan.ai.analysis import (
     MAX_LINES,
     Analysis,
@@ -111,6 +111,46 @@ def test_multipv_values_are_exact_minimax_values() -> None:
         for move in line.pv:
             assert game.is_legal(s, move)
             s = game.next_state(s, move)
+
+
+class CutShort(AlphaBetaAgent):
+    """Its fourth iteration runs out of time after eight root moves (a deeper iteration cut short,
+    as under a time limit, but the same in every run)."""
+
+    searched = 0
+
+    def _search(self, state: Any, depth: int, alpha: float, beta: float, ply: int) -> float:
+        if ply == 1 and depth == 3:
+            self.searched += 1
+            if self.searched > 8:
+                raise search._Timeout
+        return super()._search(state, depth, alpha, beta, ply)
+
+
+def test_multipv_lines_are_those_of_the_deepest_iteration_completed() -> None:
+    game = qipan.load("abalone")
+    state = game.initial_state()
+    for text in ["a1b2", "i5h5", "a2b3", "i6h6"]:
+        state = game.next_state(state, game.parse_action(state, text))
+    whole = AlphaBetaAgent(abalone_evaluate, depth=3, order=abalone_order).multipv(
+        game, state, lines=3, rng=random.Random(1))
+    agent = CutShort(abalone_evaluate, depth=4, order=abalone_order)
+    cut = agent.multipv(game, state, lines=3, rng=random.Random(1))
+    assert agent.stats.depth == 3 and agent.searched > 8
+    # each line was read when its search finished, not from the table the cut-short iteration
+    # overwrote (which changed the third line's continuation)
+    assert cut == whole
+
+
+def test_a_race_is_read_with_the_player_to_move_again() -> None:
+    # after an odd number of plies the player has made one move more than the other: at the
+    # end of a depth-3 line the start position read 4 moves ahead
+    game = qipan.load("chinese-checkers")
+    view = game.view(game.initial_state(), 0)
+    for depth in (2, 3):
+        result = analyse(game, view, lines=3, level="hard", depth=depth)
+        assert [len(line.pv) for line in result.lines] == [depth] * 3
+        assert all(line.evaluation.balance == 0.0 for line in result.lines)
 
 
 def test_a_forced_win_is_a_mate_with_certainty() -> None:

@@ -296,10 +296,18 @@ def search_evaluation(game: Game[Any, Any], end: Any, player: int, value: float)
     return Evaluation(value, None, balance, unit)
 
 
-def _line_end(game: Game[Any, Any], state: Any, pv: Sequence[Any]) -> Any:
+def _line_end(game: Game[Any, Any], state: Any, pv: Sequence[Any], player: int) -> Any:
+    """Where a line's balance is read: the last position of the principal variation ``pv`` with
+    ``player`` to move again (the end itself when there is none), so that every line is read
+    after as many moves of the others as of ``player``'s: read just after ``player``'s own move,
+    a race game counts that move's gain as a lead (two-player Chinese Checkers' start read +8
+    moves)."""
+    end = None
     for action in pv:
         state = game.next_state(state, action)
-    return state
+        if game.to_move(state) == player:
+            end = state
+    return state if end is None else end
 
 
 def _pv_texts(game: Game[Any, Any], state: Any, pv: Sequence[Any]) -> tuple[str, ...]:
@@ -328,7 +336,7 @@ def _budget(position: Position, agent: Any) -> Any:
 def _searched(position: Position, found: list[RootLine], method: str, depth: int, nodes: int) -> Found:
     game, state, player = position.game, position.state, position.player
     lines = [Line(position.text(r.move),
-                  search_evaluation(game, _line_end(game, state, r.pv), player, r.value),
+                  search_evaluation(game, _line_end(game, state, r.pv, player), player, r.value),
                   _pv_texts(game, state, r.pv)) for r in found]
     return Found(lines, method, depth, nodes)
 

@@ -209,8 +209,9 @@ class AlphaBetaAgent(_StateSearchAgent):
     def multipv(self, game: Game[Any, Any], state: Any, *, lines: int = 1, include: Iterable[Any] = (),
                 rng: random.Random | None = None) -> list[RootLine]:
         """Multi-PV: the exact values of the best ``lines`` root moves and of every ``include``d
-        one, best first, each with its principal variation read from the table (as far as the
-        table still holds it). Deepens like :meth:`search` (same depth, time limit and move
+        one, best first, each with its principal variation read from the table right after the
+        move's search (as far as the table holds it), so a later iteration cut short changes
+        nothing. Deepens like :meth:`search` (same depth, time limit and move
         order, so at a fixed depth the first line is worth what :meth:`search` finds); the other
         moves are only proven worse than the ``lines``-th best and left out. ``stats`` as for
         :meth:`search`, ``depth`` being the deepest iteration whose lines are returned."""
@@ -219,16 +220,16 @@ class AlphaBetaAgent(_StateSearchAgent):
         actions = self._begin(game, state, rng)
         wanted = set(include)
 
-        def iterate(depth: int) -> dict[Any, float]:
+        def iterate(depth: int) -> dict[Any, RootLine]:
             def child(action: Any, floor: float) -> float:
                 after = game.next_state(state, action)
                 repeats = self.repetition_penalty and self.position_key(after) in self.seen
                 penalty = self.repetition_penalty if repeats else 0.0
                 return self._search(after, depth - 1, floor + penalty, math.inf, 1) - penalty
-            return _exact_values(actions, lines, wanted, child)
+            return _exact_values(actions, lines, wanted, child, lambda action: self._pv(state, action, depth))
 
         ranked, found, done = _deepen_lines(self, actions, lines, wanted, iterate)
-        result = [RootLine(a, found[a], self._pv(state, a, done)) for a in ranked]
+        result = [found[a] for a in ranked]
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, result[0].value if result else 0.0)
         self._forget()
         return result
@@ -457,29 +458,31 @@ class _Later:
         return iter(self.make())
 
 
-def _exact_values(actions: list[Any], lines: int, wanted: set[Any],
-                  child: Callable[[Any, float], float]) -> dict[Any, float]:
+def _exact_values(actions: list[Any], lines: int, wanted: set[Any], child: Callable[[Any, float], float],
+                  pv: Callable[[Any], tuple[Any, ...]]) -> dict[Any, RootLine]:
     """One multi-PV iteration: ``child(action, floor)`` searches a root move with the window
     (floor, +inf). The moves that reach the best ``lines`` so far, and the ``wanted`` ones
-    (searched with no floor), get their exact values; the others are only proven no better than
-    the ``lines``-th best (a fail-low) and left out."""
-    exact: dict[Any, float] = {}
+    (searched with no floor), get their exact values and their line ``pv(action)``, read right
+    after their search (before other searches overwrite the table); the others are only proven
+    no better than the ``lines``-th best (a fail-low) and left out."""
+    exact: dict[Any, RootLine] = {}
     top: list[float] = []  # the best exact values so far, best first, at most `lines`
     for action in actions:
         floor = -math.inf if action in wanted or len(top) < lines else top[-1]
         value = child(action, floor)
         if value > floor or action in wanted:
-            exact[action] = value
+            exact[action] = RootLine(action, value, pv(action))
             top = sorted([*top, value], reverse=True)[:lines]
     return exact
 
 
 def _deepen_lines(agent: Any, actions: list[Any], lines: int, wanted: set[Any],
-                  iterate: Callable[[int], dict[Any, float]]) -> tuple[list[Any], dict[Any, float], int]:
+                  iterate: Callable[[int], dict[Any, RootLine]]) -> tuple[list[Any], dict[Any, RootLine], int]:
     """Iterative deepening for multi-PV to ``agent.depth`` within its deadline (the first
     iteration always completes), the root moves reordered best first after each: the moves to
-    answer (the best ``lines``, then the ``wanted`` others), their values, the depth completed."""
-    found: dict[Any, float] = {}
+    answer (the best ``lines``, then the ``wanted`` others), their lines from the deepest
+    iteration completed (an iteration cut short changes none), the depth completed."""
+    found: dict[Any, RootLine] = {}
     done = 0
     for depth in range(1, agent.depth + 1):
         try:
@@ -490,8 +493,8 @@ def _deepen_lines(agent: Any, actions: list[Any], lines: int, wanted: set[Any],
             agent._deadline = math.inf  # one iteration at least, whatever the time limit
             values = iterate(depth)
         found, done = values, depth
-        actions.sort(key=lambda a: -found.get(a, -math.inf))  # stable: ties keep their order
-        if all(abs(v) > WIN / 2 for v in found.values()):
+        actions.sort(key=lambda a: -found[a].value if a in found else math.inf)  # stable: ties keep their order
+        if all(abs(line.value) > WIN / 2 for line in found.values()):
             break  # every line is a forced result
     ranked = [a for a in actions if a in found]
     return ranked[:lines] + [a for a in ranked[lines:] if a in wanted], found, done
@@ -616,13 +619,13 @@ class BestReplyAgent(_StateSearchAgent):
         wanted = set(include)
         actions += [a for a in game.legal_actions(state) if a in wanted and a not in actions]  # beyond a beam
 
-        def iterate(depth: int) -> dict[Any, float]:
+        def iterate(depth: int) -> dict[Any, RootLine]:
             return _exact_values(actions, lines, wanted, lambda action, floor: self._search(
-                game.next_state(state, action), depth - 1, floor, math.inf, False, 1))
+                game.next_state(state, action), depth - 1, floor, math.inf, False, 1), lambda action: (action,))
 
         ranked, found, done = _deepen_lines(self, actions, lines, wanted, iterate)
-        self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, found[ranked[0]])
-        return [RootLine(a, found[a], (a,)) for a in ranked]
+        self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, found[ranked[0]].value)
+        return [found[a] for a in ranked]
 
     def _search(self, state: Any, depth: int, alpha: float, beta: float, mine: bool, ply: int) -> float:
         self._nodes += 1

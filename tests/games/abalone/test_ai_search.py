@@ -226,3 +226,44 @@ def test_min_depth_holds_until_a_time_limit_is_set_from_outside() -> None:
     assert agent.min_depth == 1
     assert make_agent(game, "max").min_depth == 4  # type: ignore[attr-defined]
     assert make_agent(game, "max", 0.5).min_depth == 1  # type: ignore[attr-defined]
+
+
+class CutShort(AbaloneSearch):
+    """Its deepening's third iteration runs out of time after five root moves (a deeper
+    iteration cut short, as under a time limit, but the same in every run)."""
+
+    searched = 0
+
+    def _child(self, own: int, opp: int, quiet: int, move: Any, depth: int, alpha: float, beta: float,
+               ply: int) -> float:
+        if ply == 0 and depth == 3 and self._deadline < float("inf"):
+            self.searched += 1
+            if self.searched > 5:
+                raise search._Timeout
+        return super()._child(own, opp, quiet, move, depth, alpha, beta, ply)
+
+
+def test_multipv_lines_are_those_of_the_deepest_iteration_completed() -> None:
+    game, states = positions(4, 6, {"quiet_move_limit": 100})
+    for index, state in enumerate(states):
+        whole = AbaloneSearch(depth=2, time_limit=None).multipv(game, state, lines=3, rng=random.Random(index))
+        agent = CutShort(depth=3, time_limit=100.0)
+        cut = agent.multipv(game, state, lines=3, rng=random.Random(index))
+        assert agent.stats.depth == 2 and agent.searched > 5
+        # the same moves, values and principal variations: the cut-short iteration changes none
+        # (its table entries used to lengthen or change the lines, its best move to lead them)
+        assert cut == whole
+        assert [line.value for line in cut] == sorted((line.value for line in cut), reverse=True)
+
+
+def test_a_single_legal_move_has_a_real_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, (state, *_) = positions(1, 6)
+    own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+    only = ordered_moves(own, opp)[0]
+    monkeypatch.setattr(search, "ordered_moves", lambda own, opp: [only])  # one legal move at the root
+    agent = AbaloneSearch(depth=3, time_limit=None)
+    move, value = agent.search(game, state)
+    assert move is only and agent.stats.depth == 0
+    assert -WIN / 2 < value < WIN / 2  # the position after it, searched one ply: not minus infinity
+    (line,) = AbaloneSearch(depth=3, time_limit=None).multipv(game, state, lines=3)
+    assert line.move is only and line.value == value

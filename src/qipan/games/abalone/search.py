@@ -338,7 +338,9 @@ class RootLine(NamedTuple):
 
 class _Root(NamedTuple):
     """What the deepening leaves: the root position, its moves (best first), the repetition
-    penalties, the best move, its value and the depth completed."""
+    penalties, the best move, its value, the depth completed and the line (move, value,
+    principal variation) of the best move of the deepest iteration completed (``best`` may come
+    from a later iteration cut short, once it beat that move)."""
 
     own: int
     opp: int
@@ -348,6 +350,7 @@ class _Root(NamedTuple):
     best: AbaloneMove
     value: float
     depth: int
+    line: RootLine
 
 
 class AbaloneSearch:
@@ -417,12 +420,16 @@ class AbaloneSearch:
     def multipv(self, game: Game[Any, Any], state: AbaloneState, *, lines: int = 1, include: Iterable[Any] = (),
                 rng: random.Random | None = None) -> list[RootLine]:
         """For :mod:`qipan.ai.analysis`: the ``lines`` best root moves and every ``include``d one,
-        best first, with values and principal variations (read from the table). The first is
-        :meth:`search`'s choice and value (the same deepening, in 60% of the time limit when more
-        is asked); the others are then searched to the depth it completed, each with the window
-        that proves it among the best ``lines`` or not, in the time left: the first ``lines``
-        moves and the included ones whatever the time, the rest (which could only displace them)
-        while time remains."""
+        best first, with values and principal variations (each read from the table right after
+        its move's search). The deepening runs as for :meth:`search` (in 60% of the time limit
+        when more is asked) and gives the best move of the deepest iteration it completed with
+        its value (at a fixed depth, :meth:`search`'s choice); the others are then searched to
+        that depth (with tables emptied, as the deepening left them depending on where the clock
+        stopped it), each with the window that proves it among the best ``lines`` or not, in the
+        time left: the first ``lines`` moves and the included ones whatever the time, the rest
+        (which could only displace them) while time remains. Every line is of the same depth and
+        the lines are ordered by value (ties: the deepening's choice first), so an iteration cut
+        short changes no line."""
         wanted = set(include)
         more = lines > 1 or bool(wanted)
         time_limit = self._time_limit
@@ -433,11 +440,16 @@ class AbaloneSearch:
             root = self._deepen(game, state, rng or random.Random(0))
             deadline = start + time_limit if time_limit else math.inf
             depth = max(root.depth, 1)
-            values = {root.best: root.value}
-            if more or not root.depth:
-                top = [root.value]  # exact values found, best first
+            # the lines are those of the deepest iteration completed, every one of the same depth
+            values, pvs = {root.line.move: root.line.value}, {root.line.move: root.line.pv}
+            if more:
+                # A deeper iteration cut short left deeper entries, killers and history: searched
+                # with them, the other lines would depend on where the clock stopped it.
+                self._forget()
+                self._killers = [[None, None] for _ in range(self.depth + 2)]
+                top = [root.line.value]  # exact values found, best first
                 for move in root.moves:
-                    if move is root.best and root.depth:
+                    if move in values:
                         continue
                     required = move in wanted or len(values.keys() - wanted) < lines or not root.depth
                     if not required and time.perf_counter() > deadline:
@@ -452,22 +464,24 @@ class AbaloneSearch:
                         continue
                     if value > bound:
                         values[move] = value
+                        pvs[move] = self._pv(root.own, root.opp, root.quiet, move, depth)  # before other searches
                         top.append(value)
                         top.sort(reverse=True)
-            ranked = [root.best, *sorted((m for m in values if m is not root.best), key=lambda m: -values[m])]
+            ranked = sorted(values, key=lambda m: -values[m])  # stable: the deepening's choice first among ties
             chosen = ranked[:lines] + [m for m in ranked[lines:] if m in wanted]
-            found = [RootLine(move, values[move], self._pv(root, move, depth)) for move in chosen]
-            self.stats = SearchStats(self._nodes, root.depth, time.perf_counter() - start, root.value)
+            found = [RootLine(move, values[move], pvs[move]) for move in chosen]
+            self.stats = SearchStats(self._nodes, root.depth, time.perf_counter() - start, found[0].value)
             return found
         finally:
             self._time_limit = time_limit
             self._forget(drop_core=True)
 
-    def _pv(self, root: _Root, move: AbaloneMove, depth: int) -> tuple[AbaloneMove, ...]:
-        """``move`` and the table's best moves after it, as far as the table holds them."""
-        own, opp = perform(root.own, root.opp, move)
-        quiet = 0 if opp.bit_count() < root.opp.bit_count() else root.quiet + 1
-        own, opp = opp, own
+    def _pv(self, own: int, opp: int, quiet: int, move: AbaloneMove, depth: int) -> tuple[AbaloneMove, ...]:
+        """``move`` and the table's best moves after it (at most ``depth`` moves in all), as far
+        as the table holds them: read right after the move's search, before others overwrite it."""
+        after_own, after_opp = perform(own, opp, move)
+        quiet = 0 if after_opp.bit_count() < opp.bit_count() else quiet + 1
+        own, opp = after_opp, after_own
         pv = [move]
         while len(pv) < depth:
             best = self._table_move(own, opp, quiet)
@@ -505,7 +519,10 @@ class AbaloneSearch:
         rng.shuffle(moves)  # random tie-breaks; depth 1 orders them
         penalty = {move: self.repetition_penalty for move in moves
                    if self.repetition_penalty and game.next_state(state, move).key() in self.seen}
-        best, value, done = moves[0], -math.inf, 0
+        best, done = moves[0], 0
+        self._deadline = math.inf
+        value = self._child(own, opp, state.quiet, best, 1, -math.inf, math.inf, 0) - penalty.get(best, 0.0)
+        line = RootLine(best, value, (best,))  # a single move is not searched deeper
         if len(moves) > 1:
             for depth in range(1, self.depth + 1):
                 self._deadline = math.inf if depth <= self.min_depth else deadline
@@ -516,12 +533,13 @@ class AbaloneSearch:
                         best, value = partial.args
                     break
                 best, value, done = best_here, value_here, depth
+                line = RootLine(best, value, self._pv(own, opp, state.quiet, best, depth))
                 moves.remove(best)
                 moves.insert(0, best)
                 if abs(value) > WIN / 2:
                     break  # a forced result: deeper search cannot change it
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, value)
-        return _Root(own, opp, state.quiet, moves, penalty, best, value, done)
+        return _Root(own, opp, state.quiet, moves, penalty, best, value, done, line)
 
     def _forget(self, drop_core: bool = False) -> None:
         if self._core is not None:
