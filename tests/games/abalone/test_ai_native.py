@@ -168,10 +168,9 @@ def test_the_compiled_functions_refuse_bad_input() -> None:
         _fast.perform(own, opp, blocked)
     searcher = _fast.Searcher(MAX, True, True, True, 1000)
     searcher.reset(0, 6)
-    with pytest.raises(ValueError, match="not legal"):
-        searcher.root(own, opp, 0, [blocked], [0.0], 2, 1.0)
-    with pytest.raises(ValueError, match="one penalty each"):
-        searcher.root(own, opp, 0, [], [], 2, 1.0)
+    with pytest.raises(ValueError, match="not a legal move"):
+        searcher.child(own, opp, 0, blocked, 2, -1.0, 1.0, 0, 1.0)
+    assert searcher.probe(own, opp, 0) is None and searcher.nodes == 0
 
 
 def test_without_the_compiled_core_the_search_is_pure_python(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -839,19 +839,37 @@ static PyObject *Searcher_forget(Searcher *s, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-static PyObject *Searcher_reset(Searcher *s, PyObject *args) {
-    int limit, plies;
-    if (!PyArg_ParseTuple(args, "ii", &limit, &plies) || check_idle(s) < 0) return NULL;
-    if (limit < 0 || plies < 0 || plies > 100000) {
-        PyErr_SetString(PyExc_ValueError, "reset(limit >= 0, plies in 0..100000)");
-        return NULL;
+static int new_killers(Searcher *s, int plies) {
+    if (plies < 0 || plies > 100000) {
+        PyErr_SetString(PyExc_ValueError, "plies: 0..100000");
+        return -1;
     }
     int *killers = malloc(sizeof(int) * 2 * (size_t)(plies ? plies : 1));
-    if (!killers) return PyErr_NoMemory();
+    if (!killers) {
+        PyErr_NoMemory();
+        return -1;
+    }
     for (int i = 0; i < 2 * plies; i++) killers[i] = -1;
     free(s->killers);
     s->killers = killers;
     s->plies = plies;
+    return 0;
+}
+
+static PyObject *Searcher_new_killers(Searcher *s, PyObject *args) {
+    int plies;
+    if (!PyArg_ParseTuple(args, "i", &plies) || check_idle(s) < 0 || new_killers(s, plies) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Searcher_reset(Searcher *s, PyObject *args) {
+    int limit, plies;
+    if (!PyArg_ParseTuple(args, "ii", &limit, &plies) || check_idle(s) < 0) return NULL;
+    if (limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "limit: >= 0");
+        return NULL;
+    }
+    if (new_killers(s, plies) < 0) return NULL;
     s->limit = limit;
     s->nodes = 0;
     return Searcher_forget(s, NULL);
@@ -869,56 +887,6 @@ static PyObject *finish(Searcher *s) {
         return NULL;
     }
     return (PyObject *)s; /* not NULL */
-}
-
-/* root(own, opp, quiet, moves, penalties, depth, remaining) -> (timed_out, best, value):
-   search._root; on a time-out the best move and value found so far (value -inf: none) */
-static PyObject *Searcher_root(Searcher *s, PyObject *args) {
-    PyObject *a, *b, *move_list, *penalty_list;
-    int quiet, depth;
-    double remaining;
-    bb own, opp;
-    if (!PyArg_ParseTuple(args, "OOiO!O!id", &a, &b, &quiet, &PyList_Type, &move_list, &PyList_Type, &penalty_list,
-                          &depth, &remaining) ||
-        check_idle(s) < 0 || parse_position(a, b, &own, &opp) < 0)
-        return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(move_list);
-    if (n < 1 || n > MAXMOVES || PyList_GET_SIZE(penalty_list) != n) {
-        PyErr_SetString(PyExc_ValueError, "root: 1..256 moves, one penalty each");
-        return NULL;
-    }
-    int moves[MAXMOVES];
-    double penalties[MAXMOVES];
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (to_move_id(PyList_GET_ITEM(move_list, i), &moves[i]) < 0) return NULL;
-        penalties[i] = PyFloat_AsDouble(PyList_GET_ITEM(penalty_list, i));
-        if (penalties[i] == -1.0 && PyErr_Occurred()) return NULL;
-        if (!is_legal(own, opp, moves[i])) {
-            PyErr_SetString(PyExc_ValueError, "root: a move that is not legal here");
-            return NULL;
-        }
-    }
-    double alpha = -INFINITY, best_value = -INFINITY;
-    int best = moves[0], timed_out = 0;
-    s->busy = 1;
-    s->timed_out = 0;
-    s->deadline = deadline_after(remaining);
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i++) {
-        double value = child(s, own, opp, quiet, moves[i], depth, -INFINITY, -alpha, 0);
-        if (s->timed_out) {
-            timed_out = 1;
-            break;
-        }
-        value -= penalties[i];
-        if (value > best_value) {
-            best = moves[i], best_value = value;
-            if (value > alpha) alpha = value;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    if (!finish(s)) return NULL;
-    return Py_BuildValue("(iid)", timed_out, best, best_value);
 }
 
 /* child(own, opp, quiet, move, depth, alpha, beta, ply, remaining) -> (timed_out, value): search._child */
@@ -967,7 +935,7 @@ static PyObject *Searcher_get_entries(Searcher *s, void *closure) {
 static PyMethodDef Searcher_methods[] = {
     {"reset", (PyCFunction)Searcher_reset, METH_VARARGS, "reset(limit, plies): a new search (tables emptied)"},
     {"forget", (PyCFunction)Searcher_forget, METH_NOARGS, "empty the table and the history"},
-    {"root", (PyCFunction)Searcher_root, METH_VARARGS, "one iteration over the root moves"},
+    {"new_killers", (PyCFunction)Searcher_new_killers, METH_VARARGS, "new_killers(plies): no killer moves"},
     {"child", (PyCFunction)Searcher_child, METH_VARARGS, "the value of one move for the side playing it"},
     {"probe", (PyCFunction)Searcher_probe, METH_VARARGS, "the table's move at a position, or None"},
     {NULL}};

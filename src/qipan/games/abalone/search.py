@@ -446,7 +446,7 @@ class AbaloneSearch:
                 # A deeper iteration cut short left deeper entries, killers and history: searched
                 # with them, the other lines would depend on where the clock stopped it.
                 self._forget()
-                self._killers = [[None, None] for _ in range(self.depth + 2)]
+                self._new_killers()
                 top = [root.line.value]  # exact values found, best first
                 for move in root.moves:
                     if move in values:
@@ -511,7 +511,7 @@ class AbaloneSearch:
             self._core = _fast.Searcher(self.terms, self.quiescence, self.null_move, self.reductions, self.table_size)
             self._core.reset(self._limit, self.depth + 2)
         self._forget()
-        self._killers = [[None, None] for _ in range(self.depth + 2)]
+        self._new_killers()
         if self.repetition_penalty:
             self.seen.add(state.key())
         own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
@@ -541,6 +541,11 @@ class AbaloneSearch:
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, value)
         return _Root(own, opp, state.quiet, moves, penalty, best, value, done, line)
 
+    def _new_killers(self) -> None:
+        self._killers = [[None, None] for _ in range(self.depth + 2)]
+        if self._core is not None:
+            self._core.new_killers(self.depth + 2)
+
     def _forget(self, drop_core: bool = False) -> None:
         if self._core is not None:
             self._core.forget()
@@ -553,16 +558,6 @@ class AbaloneSearch:
 
     def _root(self, own: int, opp: int, quiet: int, moves: list[AbaloneMove], penalty: dict[AbaloneMove, float],
               depth: int) -> tuple[AbaloneMove, float]:
-        if self._core is not None:
-            timed_out, found, found_value = self._core.root(own, opp, quiet, [move_id(m) for m in moves],
-                                                            [penalty.get(m, 0.0) for m in moves], depth,
-                                                            self._remaining())
-            self._nodes = self._core.nodes
-            if timed_out:
-                if found_value > -math.inf:
-                    raise _Timeout(move_from_id(found), found_value)
-                raise _Timeout
-            return move_from_id(found), found_value
         alpha = -math.inf
         best, best_value = moves[0], -math.inf
         for move in moves:
