@@ -25,7 +25,7 @@ from qipan.games.abalone.search import HARD, MAX, AbaloneSearch, Terms, ejecting
 
 native = pytest.mark.skipif(
     not search.NATIVE and not os.environ.get("QIPAN_REQUIRE_NATIVE"),
-    reason="the compiled core is not built (python setup.py build_ext --inplace)",
+    reason="the compiled core is not built (pip install -e . builds it with a C compiler) or QIPAN_PURE_PYTHON is set",
 )
 
 
