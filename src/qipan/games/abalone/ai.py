@@ -193,3 +193,16 @@ def analysis_balance(game: Game[Any, Any], state: AbaloneState, player: int, val
     """For :mod:`qipan.ai.analysis`: a search value read in marbles (one marble pushed out is
     worth ``DEFAULT.material``): marbles ahead, with a fraction for position."""
     return value / DEFAULT.material, "marbles"
+
+
+def analysis_material(game: Game[Any, Any], state: AbaloneState, player: int, value: float) -> float:
+    """For :mod:`qipan.ai.analysis`'s verdicts: :func:`analysis_balance` with the marbles at
+    ``state`` (the end of a line) counted in full. Under ``quiet_move_limit`` the evaluation
+    counts a lead less near the limit and in full again after a push resets the count, so a
+    marble lost there could read as a gain."""
+    limit = game.config.get("quiet_move_limit", 0)
+    if not limit:
+        return value / DEFAULT.material
+    share = (limit - state.quiet) / limit
+    lead = state.black.bit_count() - state.white.bit_count()
+    return float(value / DEFAULT.material + (1.0 - share) * (lead if player == 0 else -lead))
