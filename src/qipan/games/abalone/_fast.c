@@ -7,7 +7,7 @@
  * test of a cell j steps ahead is only made when the cell j - 1 steps ahead holds a marble, so it
  * lands on a real cell or on the padding, never wraps onto another row's cell.
  *
- * Moves are board.py's integer ids (moves.move_id). Nothing here is needed: without a compiler
+ * Moves are the integer ids of moves.move_id. Nothing here is needed: without a compiler
  * the package installs without this module and search.py runs in pure Python. */
 
 #define PY_SSIZE_T_CLEAN
