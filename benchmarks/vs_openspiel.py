@@ -255,6 +255,11 @@ def play(args: argparse.Namespace, index: int, stats: dict[str, Any]) -> float:
         stats["disagreements"] += 1
         print(f"  disagreement on the result: qipan {game.returns(state)}, OpenSpiel {returns}")
     result = outcome_for_a(seats, returns)
+    if state.turn is not None:  # drawn at the limit: say who was stuck where
+        for p in range(n):
+            target = game.target_holes(p)
+            print(f"  seat {p + 1} ({seats[p]}): {sum(state.board[h] == p + 1 for h in target)} of {len(target)} "
+                  f"target holes own, {sum(state.board[h] not in (0, p + 1) for h in target)} foreign", flush=True)
     print(f"game {index + 1}: seats {''.join(seats)}, {game.result_text(state)} after {state.ply} moves, "
           f"A scores {result}", flush=True)
     return result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -403,6 +404,35 @@ def test_a_marble_lost_near_the_quiet_move_limit_is_a_blunder() -> None:
     assert best.evaluation.balance is not None and played.evaluation.balance is not None
     assert best.evaluation.balance - played.evaluation.balance < 0.3
     assert verdict(game, best.evaluation, played.evaluation) == "blunder"
+
+
+def recorded_histories(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[Sequence[Any]]:
+    """The ``history`` of every call of ``module.analyse`` from now on, as given."""
+    histories: list[Sequence[Any]] = []
+    real = module.analyse
+
+    def recorded(*args: Any, history: Sequence[Any], **kwargs: Any) -> Any:
+        histories.append(history)
+        return real(*args, history=history, **kwargs)
+
+    monkeypatch.setattr(module, "analyse", recorded)
+    return histories
+
+
+def test_a_review_builds_each_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from qipan.ai.analysis import reviews
+
+    histories = recorded_histories(monkeypatch, reviews)
+    game = qipan.load("abalone")
+    match = played_to(game, 4, 8)
+    record = match.record()
+    reviewed = review(game, record, level="hard", depth=1)
+    assert [m.ply for m in reviewed] == list(range(8))
+    for ply, history in enumerate(histories):
+        assert list(history) == [game.view(s, ply % 2) for s in match.states[:ply]]
+    # one view of each position per player, given again at every later ply (every ply built
+    # the views of the whole game so far)
+    assert all(a is b for a, b in zip(histories[2], histories[6], strict=False))
 
 
 def test_review_marks_a_planted_kelighine_blunder() -> None:

@@ -6,7 +6,9 @@ import json
 
 import pytest
 
+from qipan.cli import engine
 from qipan.cli.engine import MAX_ERROR_CHARS, EngineSession
+from tests.ai.test_analysis import recorded_histories
 from tests.cli.test_engine_hostile import ask, refused
 
 
@@ -83,3 +85,25 @@ def test_hostile_analyse_fields_are_refused(fields: dict[str, object], fragment:
 def test_the_command_list_names_analyse() -> None:
     session = EngineSession()
     assert "ai, analyse, undo" in ask(session, {"cmd": "nothing"})["error"]
+
+
+def test_analyses_build_each_earlier_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    histories = recorded_histories(monkeypatch, engine)
+    session = session_with("tellstones")
+    assert session.match is not None
+    for _ in range(3):
+        for _ in range(4):
+            assert ask(session, {"cmd": "ai", "level": "random", "play": True})["ok"]
+        assert ask(session, {"cmd": "analyse", "lines": 1, "time": 0.05})["ok"]
+    mover = session.match.to_move
+    assert isinstance(mover, int)
+    first, _, last = histories
+    assert last == [session.match.game.view(s, mover) for s in session.match.states[:-1]]
+    # the views of the earlier analysis are given again, not built again (every analysis built
+    # the views of the whole game so far)
+    assert len(first) < len(last) and all(a is b for a, b in zip(first, last, strict=False))
+    assert ask(session, {"cmd": "undo"})["ok"]  # back a move: the views kept still match the positions
+    assert ask(session, {"cmd": "analyse", "lines": 1, "time": 0.05})["ok"]
+    mover = session.match.to_move
+    assert isinstance(mover, int)
+    assert histories[-1] == [session.match.game.view(s, mover) for s in session.match.states[:-1]]

@@ -8,6 +8,7 @@ import inspect
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
@@ -121,3 +122,20 @@ async def eventually(test: Callable[[], T | Awaitable[T]], what: str = "the cond
             return value
         assert time.monotonic() < deadline, f"gave up waiting for {what}"
         await asyncio.sleep(0.05)
+
+
+class GatedAgent:
+    """An AI that waits for a gate before it moves (its first legal move): a test can act while
+    the AI is to move, or prove that its thinking blocks nothing else."""
+
+    name = "gated"
+
+    def __init__(self, gate: threading.Event):
+        self.gate = gate
+
+    def choose(self, game: Any, view: Any, rng: Any) -> Any:
+        assert self.gate.wait(30)
+        return game.legal_actions(game.sample_state(view, rng))[0]
+
+    def observe(self, game: Any, view: Any) -> None:
+        return None

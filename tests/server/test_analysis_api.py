@@ -22,12 +22,12 @@ from fastapi.testclient import TestClient
 import qipan
 from qipan.core import CHANCE, GameError, Record
 from qipan.core.game import Game
-from qipan.server import ai_pool, ai_turns, create_app, models
+from qipan.server import ai_pool, ai_turns, analysis, create_app, models
 from qipan.server.ai_pool import ANALYSIS, BACKGROUND, FOREGROUND, AIProcesses, AnalysisRequest, Job, Request, Scheduler
-from qipan.server.analysis import PER_CLIENT, AnalysisBusy, Analyst
+from qipan.server.analysis import PER_CLIENT, AnalysisBusy, Analyst, Finished, footprint
 from qipan.server.limits import Limits, Rate
 
-from .helpers import connect, create, until, update_with
+from .helpers import GatedAgent, connect, create, until, update_with
 
 FAST = 0.1
 """Seconds of engine time the tests ask for."""
@@ -321,6 +321,34 @@ def test_a_review_of_a_finished_game_grades_one_decision(client: TestClient, rec
     assert client.post(f"{path}/0", json={"time": 5}).status_code == 400
 
 
+def test_finished_games_kept_for_reviews_are_bounded_by_their_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    def played(name: str, plies: int) -> list[Any]:
+        game, rng = qipan.load(name), random.Random(1)
+        state = game.initial_state()
+        states = [state]
+        while len(states) < plies and game.to_move(state) is not None:
+            mover = game.to_move(state)
+            state = game.next_state(state, game.sample_chance(state, rng) if mover == CHANCE
+                                    else rng.choice(list(game.legal_actions(state))))
+            states.append(state)
+        return states
+
+    abalone, shengke = played("abalone", 30), played("shengke", 30)
+    assert len(abalone) == len(shengke) == 30
+    assert footprint(shengke) > 3 * footprint(abalone)  # counted by bytes, not positions
+    sizes = {"a": footprint(abalone), "b": footprint(abalone), "s": footprint(shengke)}
+    analyst = Analyst(SimpleNamespace(ai_processes=None, unavailable={}))  # type: ignore[arg-type]
+    monkeypatch.setattr(analyst, "_read", lambda game_id: Finished(
+        None, None, [], abalone if game_id != "s" else shengke, sizes[game_id]))  # type: ignore[arg-type]
+    monkeypatch.setattr(analysis, "FINISHED_CACHE_BYTES", sizes["a"] + sizes["s"])
+    for game_id in "abs":
+        asyncio.run(analyst.finished(game_id))
+    assert list(analyst._finished) == ["b", "s"]  # the Sheng-Ke game pushed the oldest out
+    asyncio.run(analyst.finished("b"))
+    asyncio.run(analyst.finished("a"))
+    assert list(analyst._finished) == ["b", "a"]  # two Abalone games take less than one Sheng-Ke
+
+
 def test_a_chance_ply_is_not_a_decision(client: TestClient) -> None:
     created = create(client, "kelighine")
     finish(client, created, [])
@@ -371,22 +399,6 @@ def test_hints_only_in_a_game_of_one_person_against_the_ai(client: TestClient) -
     assert (summary["hints"], summary["hints_used"]) == (False, 0)
     reply = client.post(f"/api/games/{plain['id']}/hint", json={"token": plain["token"]})
     assert (reply.status_code, reply.json()) == (403, {"error": "this game was not created with hints"})
-
-
-class GatedAgent:
-    """An AI that waits for a gate (so a test can ask while the AI is to move)."""
-
-    name = "gated"
-
-    def __init__(self, gate: threading.Event):
-        self.gate = gate
-
-    def choose(self, game: Any, view: Any, rng: Any) -> Any:
-        assert self.gate.wait(30)
-        return game.legal_actions(game.sample_state(view, rng))[0]
-
-    def observe(self, game: Any, view: Any) -> None:
-        return None
 
 
 def test_a_hint_is_for_the_seat_on_its_own_turn_and_is_counted(

@@ -19,7 +19,7 @@ import qipan
 from qipan.server import ai_turns
 from qipan.server import socket as socket_module
 
-from .helpers import History, Message, connect, create, hello, until, update_with
+from .helpers import GatedAgent, History, Message, connect, create, hello, until, update_with
 
 
 def server_match(client: TestClient, game_id: str) -> Any:
@@ -304,22 +304,6 @@ def test_ai_seat_answers_a_move(client: TestClient) -> None:
         ws.send_json({"type": "move", "move": "a1b2"})
         reply = until(ws, update_with(2))
         assert reply["last"]["player"] == 1 and reply["to_move"] == 0 and reply["legal"]
-
-
-class GatedAgent:
-    """An AI that waits for a gate: proves an AI's thinking never blocks other games."""
-
-    name = "gated"
-
-    def __init__(self, gate: threading.Event):
-        self.gate = gate
-
-    def choose(self, game: Any, view: Any, rng: Any) -> Any:
-        assert self.gate.wait(30)
-        return game.legal_actions(game.sample_state(view, rng))[0]
-
-    def observe(self, game: Any, view: Any) -> None:
-        return None
 
 
 def test_a_thinking_ai_does_not_block_other_games(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -62,18 +62,7 @@ def evaluation_text(evaluation: Evaluation) -> str:
 
 
 def _read_state(game: Game[Any, Any], path: Path) -> Any:
-    shown = brief(str(path))
-    try:
-        with open(path, "rb") as file:
-            raw = file.read(MAX_STATE_BYTES + 1)
-    except (OSError, ValueError) as exc:
-        raise GameError(f"cannot read {shown}: {getattr(exc, 'strerror', None) or 'not readable'}") from None
-    if len(raw) > MAX_STATE_BYTES:
-        raise GameError(f"{shown} is larger than {MAX_STATE_BYTES >> 20} MiB: not a state")
-    try:
-        return game.state_from_json(jsonsafe.loads(raw))
-    except GameError as exc:
-        raise GameError(f"{shown}: {exc}") from None
+    return jsonsafe.load_file(path, MAX_STATE_BYTES, "a state", game.state_from_json)
 
 
 def _position(game: Game[Any, Any], moves: str | None, state_file: Path | None, seed: int) -> Match:

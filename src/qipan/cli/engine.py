@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from qipan.ai.agent import Agent, make_agent
-from qipan.ai.analysis import MAX_INCLUDE, MAX_LINES, analyse
+from qipan.ai.analysis import MAX_INCLUDE, analyse
 from qipan.core import jsonsafe
 from qipan.core.chance import check_seed, event_rng
 from qipan.core.errors import GameError, brief, choices_text
@@ -121,6 +121,9 @@ class EngineSession:
         # One agent per (level, time per move, seat), kept for the whole game so that agents with
         # memory (Tellstones) see every view, as they would in the arena or on the server.
         self.agents: dict[tuple[str, float | None, int], Agent] = {}
+        self.views: dict[int, list[tuple[Any, Any]]] = {}
+        """Per seat, (state, that seat's view of it) of the positions analysed so far: an analysis
+        gives the seat its earlier views, built once each instead of at every analysis."""
         self.commands: dict[str, Callable[[Answer], Answer]] = {
             "new": self.new,
             "legal": self.legal,
@@ -214,6 +217,7 @@ class EngineSession:
         match = Match(game, seed=seed, chance=chance)
         self.match = match
         self.agents.clear()
+        self.views.clear()
         answer = self._status()
         answer.update(game.describe())
         answer["players"] = match.players
@@ -262,6 +266,7 @@ class EngineSession:
         state = match.game.state_from_json(request["state"])
         match.restart_from(state)
         self.agents.clear()
+        self.views.clear()
         answer = self._status()
         if match.moves:  # automatic chance resolved a chance node at once
             answer["chance"] = [m.text for m in match.moves]
@@ -312,9 +317,7 @@ class EngineSession:
     def analyse(self, request: Answer) -> Answer:
         """The best moves of the player to move, from that player's view (see docs/analysis.md)."""
         match = self._match()
-        lines = request.get("lines", 3)
-        if isinstance(lines, bool) or not isinstance(lines, int) or not 1 <= lines <= MAX_LINES:
-            raise GameError(f"lines must be a whole number from 1 to {MAX_LINES}, not {brief(lines, 40)}")
+        lines = request.get("lines", 3)  # analyse() checks it
         seconds = request.get("time", 1.0)
         if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= MAX_ANALYSIS_TIME:
             raise GameError(f"time must be a number of seconds above 0 and at most {MAX_ANALYSIS_TIME:g}, "
@@ -332,10 +335,23 @@ class EngineSession:
         if mover is None or mover == CHANCE:
             raise GameError("analyse needs a player to move (the game is over or chance is to move)")
         game = match.game
-        history = [game.view(s, mover) for s in match.states[:-1]]
+        history = self._history(match, mover)
         result = analyse(game, game.view(match.state, mover), lines=lines, time=seconds, level=level,
                          include=include, seed=seed, history=history)
         return {"ok": True, "to_move": mover, **result.to_json()}
+
+    def _history(self, match: Match, seat: int) -> list[Any]:
+        """``seat``'s views of the positions before the current one: those built for an earlier
+        analysis while the positions are the same objects (the game went on, or back by undo),
+        the others built now."""
+        states = match.states[:-1]
+        known = self.views.get(seat, [])
+        same = 0
+        while same < min(len(known), len(states)) and known[same][0] is states[same]:
+            same += 1
+        known = known[:same] + [(s, match.game.view(s, seat)) for s in states[same:]]
+        self.views[seat] = known
+        return [view for _, view in known]
 
     def _observe(self) -> None:
         match = self._match()

@@ -22,9 +22,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
 
-from qipan.core.errors import GameError, brief_text
+from qipan.core.errors import GameError, brief, brief_text
+
+T = TypeVar("T")
 
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted (game states need about 5)."""
@@ -92,3 +96,21 @@ def loads(text: str | bytes, *, max_chars: int | None = None, max_depth: int = M
         raise GameError(f"not valid JSON ({exc.msg} at character {exc.pos})") from None
     except (ValueError, RecursionError):
         raise GameError("not valid JSON") from None
+
+
+def load_file(path: str | Path, limit: int, what: str, parse: Callable[[Any], T]) -> T:
+    """``parse`` of the JSON in the file at ``path``, read only up to ``limit`` bytes: GameError
+    in one line naming the file when it cannot be read, is larger (not ``what``: "a record"),
+    is not JSON or ``parse`` refuses it."""
+    shown = brief(str(path))
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(limit + 1)
+    except (OSError, ValueError) as exc:
+        raise GameError(f"cannot read {shown}: {getattr(exc, 'strerror', None) or 'not readable'}") from None
+    if len(raw) > limit:
+        raise GameError(f"{shown} is larger than {limit >> 20} MiB: not {what}")
+    try:
+        return parse(loads(raw))
+    except GameError as exc:
+        raise GameError(f"{shown}: {exc}") from None

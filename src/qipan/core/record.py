@@ -128,18 +128,7 @@ class Record:
     @classmethod
     def load(cls, path: str | Path) -> Record:
         """Read a record file (at most :data:`MAX_RECORD_BYTES`); GameError if it is not one."""
-        shown = brief(str(path))
-        try:
-            with open(path, "rb") as file:
-                raw = file.read(MAX_RECORD_BYTES + 1)
-        except (OSError, ValueError) as exc:
-            raise GameError(f"cannot read {shown}: {getattr(exc, 'strerror', None) or 'not readable'}") from None
-        if len(raw) > MAX_RECORD_BYTES:
-            raise GameError(f"{shown} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record")
-        try:
-            return cls.from_json(jsonsafe.loads(raw))
-        except GameError as exc:
-            raise GameError(f"{shown}: {exc}") from None
+        return jsonsafe.load_file(path, MAX_RECORD_BYTES, "a record", cls.from_json)
 
     def make_game(self) -> Game[Any, Any]:
         return load(self.game, self.variant, self.options)

@@ -24,6 +24,7 @@ import asyncio
 import json
 import logging
 import random
+import sys
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -64,9 +65,10 @@ PER_CLIENT = 2
 WAIT = 30.0
 """Seconds an analysis may wait for a worker and run before its request gives up (503)."""
 
-FINISHED_CACHE = 50_000
-"""Positions of finished games kept for reviews, which ask for them ply by ply (the least
-recently reviewed games are dropped beyond this)."""
+FINISHED_CACHE_BYTES = 64 * 2**20
+"""About how much memory the positions of finished games kept for reviews may take (reviews ask
+for them ply by ply; the least recently reviewed games are dropped beyond this). A game's share
+is estimated by :func:`footprint`: a Sheng-Ke position takes about ten times an Abalone one."""
 
 
 class AnalysisBusy(Busy):
@@ -83,6 +85,8 @@ class Finished:
     game: Game[Any, Any]
     moves: list[Move]
     states: list[Any]
+    size: int = 0
+    """The estimated bytes of ``states`` (:func:`footprint`)."""
 
 
 class Analyst:
@@ -139,7 +143,7 @@ class Analyst:
             if found is None:
                 found = await asyncio.to_thread(self._read, game_id)
         self._finished[game_id] = found
-        while sum(len(f.states) for f in self._finished.values()) > FINISHED_CACHE and len(self._finished) > 1:
+        while sum(f.size for f in self._finished.values()) > FINISHED_CACHE_BYTES and len(self._finished) > 1:
             self._finished.popitem(last=False)
         return found
 
@@ -153,13 +157,36 @@ class Analyst:
                 raise Conflict("a review is for a finished game; this one is still being played")
             moves = [Move(parse_player(m.player), m.text, m.time) for m in store.moves(game_id)]
             record = Record(row.game, row.variant, dict(row.options), row.seed, moves=moves)
-            return Finished(row, record.make_game(), moves, record.replay())
+            states = record.replay()
+            return Finished(row, record.make_game(), moves, states, footprint(states))
         except BadRow as exc:
             raise Conflict(f"this game is unavailable: {exc.reason}") from None
         except GameError as exc:
             if isinstance(exc, NotFound | Conflict):
                 raise
             raise Conflict("this game is unavailable: it cannot be replayed") from None
+
+
+def footprint(states: Sequence[Any]) -> int:
+    """An estimate of the bytes ``states`` take: the last one's size in memory (what it holds,
+    counted once) times their number. States share much of what they hold, so this errs high."""
+    return _size(states[-1], set()) * len(states) if states else 0
+
+
+def _size(value: Any, seen: set[int]) -> int:
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    size = sys.getsizeof(value)
+    if isinstance(value, Mapping):
+        return size + sum(_size(k, seen) + _size(v, seen) for k, v in value.items())
+    if isinstance(value, tuple | list | set | frozenset):
+        return size + sum(_size(item, seen) for item in value)
+    if hasattr(value, "__dict__"):
+        return size + _size(vars(value), seen)
+    slots = getattr(value, "__slots__", ())
+    slots = (slots,) if isinstance(slots, str) else slots
+    return size + sum(_size(getattr(value, slot), seen) for slot in slots if hasattr(value, slot))
 
 
 def analyst_of(request: Request) -> Analyst:

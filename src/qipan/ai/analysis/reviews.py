@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,11 +33,13 @@ class ReviewedMove:
 
 def review_move(game: Game[Any, Any], states: Sequence[Any], texts: Sequence[str], ply: int, *,
                 seat: int | None = None, time: float = 0.3, lines: int = 1, level: str | None = None,
-                seed: int = 0, depth: int | None = None) -> ReviewedMove:
+                seed: int = 0, depth: int | None = None,
+                views: Sequence[Mapping[str, Any]] | None = None) -> ReviewedMove:
     """The decision at ``ply`` (the position after ``ply`` recorded actions, ``states[ply]``;
     ``texts[ply]`` is the move played there), analysed from the mover's view (its earlier views
-    as history). GameError for a chance ply or a finished position; with ``seat``, for another
-    seat's decision."""
+    as history; ``views``: the mover's views of ``states`` when already built, at least the
+    first ``ply + 1``). GameError for a chance ply or a finished position; with ``seat``, for
+    another seat's decision."""
     if not 0 <= ply < len(texts):
         raise GameError(f"ply must be from 0 to {len(texts) - 1}, not {brief(ply, 20)}")
     state = states[ply]
@@ -48,8 +50,9 @@ def review_move(game: Game[Any, Any], states: Sequence[Any], texts: Sequence[str
         raise GameError(f"the game is over at ply {ply}")
     if seat is not None and mover != seat:
         raise GameError(f"ply {ply} is {game.player_name(mover)}'s decision, not {game.player_name(seat)}'s")
-    history = [game.view(s, mover) for s in states[:ply]]
-    view = game.view(state, mover)
+    if views is None:
+        views = [game.view(s, mover) for s in states[:ply + 1]]
+    history, view = views[:ply], views[ply]
     played_text = game.action_text(state, game.parse_action(state, texts[ply]))
     result = analyse(game, view, lines=lines, time=time, level=level, include=[played_text], seed=seed,
                      depth=depth, history=history)
@@ -76,10 +79,15 @@ def review(game: Game[Any, Any] | None, record: Record, *, seat: int | None = No
     plies = [ply for ply in range(len(texts))
              if (mover := game.to_move(states[ply])) is not None and mover != CHANCE
              and (seat is None or mover == seat)]
+    views: dict[int, list[Mapping[str, Any]]] = {}  # per mover, its views of the states (built once)
     reviewed = []
     for done, ply in enumerate(plies, 1):
+        mover = game.to_move(states[ply])
+        assert mover is not None
+        seen = views.setdefault(mover, [])
+        seen.extend(game.view(s, mover) for s in states[len(seen):ply + 1])
         reviewed.append(review_move(game, states, texts, ply, seat=seat, time=time, lines=lines, level=level,
-                                    seed=seed + ply, depth=depth))
+                                    seed=seed + ply, depth=depth, views=seen))
         if progress is not None:
             progress(done, len(plies))
     return reviewed
