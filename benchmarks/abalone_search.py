@@ -5,7 +5,8 @@ at a fixed depth: the speed of the implementation), and as the max level searche
 
 For each budget, every searcher gets the same positions (seeded easy self-play, decisions 36, 48,
 ... as ``benchmarks/search_speed.py`` samples them) and its nodes/s and mean depth completed are
-printed; ``--depths`` adds searches to a fixed depth (nodes, CPU seconds of this process, which a
+printed (the max level's searcher twice, in pure Python and with the compiled core when it is
+built: the same tree); ``--depths`` adds searches to a fixed depth (nodes, CPU seconds of this process, which a
 loaded machine disturbs less than wall time, and the moves chosen); ``--profile`` adds a cProfile
 of each searcher at the last budget.
 
@@ -30,7 +31,7 @@ from typing import Any
 import qipan
 from qipan.ai.search import AlphaBetaAgent
 from qipan.games.abalone.ai import evaluate, order
-from qipan.games.abalone.search import HARD, MAX, AbaloneSearch
+from qipan.games.abalone.search import HARD, MAX, NATIVE, AbaloneSearch
 
 sys.path.insert(0, str(Path(__file__).parent))
 from search_speed import sample_positions
@@ -39,9 +40,11 @@ SEARCHERS: dict[str, Callable[[float], Any]] = {
     "generic (hard's evaluation)": lambda t: AlphaBetaAgent(evaluate, depth=64, time_limit=t, order=order),
     "specialised, hard's evaluation": lambda t: AbaloneSearch(time_limit=t, terms=HARD, quiescence=False,
                                                               null_move=False, reductions=False,
-                                                              repetition_penalty=0),
-    "specialised (max)": lambda t: AbaloneSearch(time_limit=t, terms=MAX, repetition_penalty=0),
+                                                              repetition_penalty=0, native=False),
+    "specialised (max)": lambda t: AbaloneSearch(time_limit=t, terms=MAX, repetition_penalty=0, native=False),
 }
+if NATIVE:  # the compiled core (games/abalone/_fast.c): the same tree as the line above
+    SEARCHERS["specialised (max), compiled"] = lambda t: AbaloneSearch(time_limit=t, terms=MAX, repetition_penalty=0)
 
 
 def run(make: Callable[[float], Any], seconds: float, game: Any,

@@ -18,6 +18,11 @@ value at a fixed depth (``tests/games/abalone/test_ai_search.py`` checks it agai
 search). The repetition rule is not searched (like hard, it only penalises a root move back to
 a position already seen in the game).
 
+The search loop also exists compiled (``_fast.c``, built by ``pip install`` when a C compiler is
+there): the same moves, evaluation and tree, so the same move, value and node count at a fixed
+depth, several times faster. :data:`NATIVE` says whether it is installed; ``AbaloneSearch(native=
+False)`` or the environment variable ``QIPAN_PURE_PYTHON=1`` keeps the search in pure Python.
+
 >>> import qipan, random
 >>> game = qipan.load("abalone")
 >>> agent = AbaloneSearch(depth=3, time_limit=None)
@@ -28,7 +33,9 @@ a position already seen in the game).
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import random
 import time
 from collections import defaultdict
@@ -47,8 +54,17 @@ from qipan.games.abalone.moves import (
     AbaloneMove,
     _broadside_ok,
     is_legal,
+    move_from_id,
+    move_id,
     perform,
 )
+
+_fast: Any = None
+if not os.environ.get("QIPAN_PURE_PYTHON"):
+    with contextlib.suppress(ImportError):  # not compiled (no C compiler at install): pure Python below
+        from qipan.games.abalone import _fast
+NATIVE = _fast is not None
+"""Whether the compiled search loop is installed."""
 
 LOSING_COUNT = MARBLES - TO_WIN
 """A side left with this many marbles has lost."""
@@ -343,11 +359,13 @@ class AbaloneSearch:
     pushes. ``time_limit`` (seconds, None: none) stops the deepening; the best move of the deepest
     finished iteration is played, or of the unfinished one if it already beat that. A root move
     back to a position seen in the game costs ``repetition_penalty`` points (as for hard).
-    Tables live for one search and hold at most ``table_size`` entries each."""
+    Tables live for one search and hold at most ``table_size`` entries each. ``native``: search
+    with the compiled core when it is installed (:data:`NATIVE`; the same results)."""
 
     def __init__(self, *, depth: int = 64, time_limit: float | None = 1.0, terms: Terms = MAX,
                  quiescence: bool = True, name: str = "max", repetition_penalty: float = 50.0,
-                 table_size: int = 100_000, null_move: bool = True, reductions: bool = True, min_depth: int = 1):
+                 table_size: int = 100_000, null_move: bool = True, reductions: bool = True, min_depth: int = 1,
+                 native: bool = True):
         self.depth = depth
         self._time_limit = time_limit
         self.min_depth = min_depth
@@ -359,6 +377,7 @@ class AbaloneSearch:
         self.name = name
         self.repetition_penalty = repetition_penalty
         self.table_size = table_size
+        self.native = native
         self.stats = SearchStats()
         self.seen: set[Hashable] = set()
         """Keys (:meth:`AbaloneState.key`) of the positions of the game so far."""
@@ -370,6 +389,7 @@ class AbaloneSearch:
         self._nodes = 0
         self._deadline = math.inf
         self._limit = 0
+        self._core: Any = None  # the compiled searcher of the current search, if any
 
     @property
     def time_limit(self) -> float | None:
@@ -394,7 +414,7 @@ class AbaloneSearch:
         try:
             root = self._deepen(game, state, rng or random.Random(0))
         finally:
-            self._forget()
+            self._forget(drop_core=True)
         return root.best, root.value
 
     def multipv(self, game: Game[Any, Any], state: AbaloneState, *, lines: int = 1, include: Iterable[Any] = (),
@@ -426,7 +446,7 @@ class AbaloneSearch:
                 # A deeper iteration cut short left deeper entries, killers and history: searched
                 # with them, the other lines would depend on where the clock stopped it.
                 self._forget()
-                self._killers = [[None, None] for _ in range(self.depth + 2)]
+                self._new_killers()
                 top = [root.line.value]  # exact values found, best first
                 for move in root.moves:
                     if move in values:
@@ -454,7 +474,7 @@ class AbaloneSearch:
             return found
         finally:
             self._time_limit = time_limit
-            self._forget()
+            self._forget(drop_core=True)
 
     def _pv(self, own: int, opp: int, quiet: int, move: AbaloneMove, depth: int) -> tuple[AbaloneMove, ...]:
         """``move`` and the table's best moves after it (at most ``depth`` moves in all), as far
@@ -464,14 +484,21 @@ class AbaloneSearch:
         own, opp = after_opp, after_own
         pv = [move]
         while len(pv) < depth:
-            entry = self._table.get((own, opp, quiet))
-            if entry is None or entry[3] is None or not is_legal(own, opp, entry[3]):
+            best = self._table_move(own, opp, quiet)
+            if best is None or not is_legal(own, opp, best):
                 break
-            pv.append(entry[3])
-            after_own, after_opp = perform(own, opp, entry[3])
+            pv.append(best)
+            after_own, after_opp = perform(own, opp, best)
             quiet = 0 if after_opp.bit_count() < opp.bit_count() else quiet + 1
             own, opp = after_opp, after_own
         return tuple(pv)
+
+    def _table_move(self, own: int, opp: int, quiet: int) -> AbaloneMove | None:
+        if self._core is not None:
+            found = self._core.probe(own, opp, quiet)
+            return None if found is None else move_from_id(found)
+        entry = self._table.get((own, opp, quiet))
+        return None if entry is None else entry[3]
 
     def _deepen(self, game: Game[Any, Any], state: AbaloneState, rng: random.Random) -> _Root:
         """Iterative deepening from ``state`` until the depth or the time limit (tables kept)."""
@@ -479,8 +506,12 @@ class AbaloneSearch:
         deadline = start + self.time_limit if self.time_limit else math.inf
         self._nodes = 0
         self._limit = int(game.config.get("quiet_move_limit", 0) or 0)
+        self._core = None
+        if self.native and _fast is not None:
+            self._core = _fast.Searcher(self.terms, self.quiescence, self.null_move, self.reductions, self.table_size)
+            self._core.reset(self._limit, self.depth + 2)
         self._forget()
-        self._killers = [[None, None] for _ in range(self.depth + 2)]
+        self._new_killers()
         if self.repetition_penalty:
             self.seen.add(state.key())
         own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
@@ -510,7 +541,16 @@ class AbaloneSearch:
         self.stats = SearchStats(self._nodes, done, time.perf_counter() - start, value)
         return _Root(own, opp, state.quiet, moves, penalty, best, value, done, line)
 
-    def _forget(self) -> None:
+    def _new_killers(self) -> None:
+        self._killers = [[None, None] for _ in range(self.depth + 2)]
+        if self._core is not None:
+            self._core.new_killers(self.depth + 2)
+
+    def _forget(self, drop_core: bool = False) -> None:
+        if self._core is not None:
+            self._core.forget()
+            if drop_core:  # it lives for one search (and would not pickle: agents go to worker processes)
+                self._core = None
         self._table.clear()
         self._evaluations.clear()
         self._moves.clear()
@@ -537,6 +577,13 @@ class AbaloneSearch:
     def _child(self, own: int, opp: int, quiet: int, move: AbaloneMove, depth: int, alpha: float, beta: float,
                ply: int) -> float:
         """The value of ``move`` for the side playing it (``alpha``/``beta`` in the child's terms)."""
+        if self._core is not None:
+            timed_out, value = self._core.child(own, opp, quiet, move_id(move), depth, alpha, beta, ply,
+                                                self._remaining())
+            self._nodes = self._core.nodes
+            if timed_out:
+                raise _Timeout
+            return float(value)
         after_own, after_opp = perform(own, opp, move)
         if after_opp.bit_count() < opp.bit_count():
             if after_opp.bit_count() <= LOSING_COUNT:
@@ -545,6 +592,9 @@ class AbaloneSearch:
         if self._limit and quiet + 1 >= self._limit:
             return 0.0
         return -self._negamax(after_opp, after_own, quiet + 1, depth - 1, alpha, beta, ply + 1)
+
+    def _remaining(self) -> float:
+        return self._deadline - time.perf_counter() if self._deadline < math.inf else math.inf
 
     def _negamax(self, own: int, opp: int, quiet: int, depth: int, alpha: float, beta: float, ply: int,
                  null: bool = True) -> float:
