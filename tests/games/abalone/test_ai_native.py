@@ -25,6 +25,7 @@ from qipan.games.abalone import search
 from qipan.games.abalone.game import AbaloneState
 from qipan.games.abalone.moves import ALL_MOVES, NUM_ACTIONS, generate, is_legal, move_id, perform
 from qipan.games.abalone.search import HARD, MAX, AbaloneSearch, Terms, ejecting_moves, ordered_moves, tactics
+from tests.games.abalone.test_ai_search import sides
 
 
 def _compiler() -> str | None:
@@ -57,10 +58,6 @@ def played(count: int, seed: int, options: dict[str, Any] | None = None) -> tupl
         if game.to_move(state) is not None:
             found.append(state)
     return game, found
-
-
-def sides(state: AbaloneState) -> tuple[int, int]:
-    return (state.black, state.white) if state.turn == 0 else (state.white, state.black)
 
 
 @native
