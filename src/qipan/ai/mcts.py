@@ -63,7 +63,23 @@ class _Node:
         self.wins = [0.0] * n
 
 
-class MCTSAgent(_MemorylessAgent):
+class _PlayoutAgent(_MemorylessAgent):
+    """What MCTS and information-set MCTS share: a rollout by ``policy`` for ``rollout_depth``
+    actions, then the payoffs or the squashed evaluation per player."""
+
+    evaluate: Evaluation | None
+    policy: Policy | None
+    rollout_depth: int
+    scale: float
+    _nodes: int
+
+    def _rollout(self, game: Game[Any, Any], state: Any, rng: random.Random) -> list[float]:
+        state, plies = _playout(game, state, rng, self.rollout_depth, self.policy)
+        self._nodes += plies
+        return _score(game, state, self.evaluate, self.scale)
+
+
+class MCTSAgent(_PlayoutAgent):
     """UCT Monte-Carlo tree search with per-player returns (any number of players).
 
     Each iteration selects by UCB1 on the mover's own average return, expands one action,
@@ -147,11 +163,6 @@ class MCTSAgent(_MemorylessAgent):
             path.append(node)
         _backpropagate(path, self._rollout(game, state, rng))
 
-    def _rollout(self, game: Game[Any, Any], state: Any, rng: random.Random) -> list[float]:
-        state, plies = _playout(game, state, rng, self.rollout_depth, self.policy)
-        self._nodes += plies
-        return _score(game, state, self.evaluate, self.scale)
-
 
 def _playout(game: Game[Any, Any], state: Any, rng: random.Random, depth: int,
              policy: Policy | None) -> tuple[Any, int]:
@@ -188,7 +199,7 @@ def _score(game: Game[Any, Any], state: Any, evaluate: Evaluation | None, scale:
     return [_squash(evaluate(game, state, p), scale) for p in range(n)]
 
 
-class ISMCTSAgent(_MemorylessAgent):
+class ISMCTSAgent(_PlayoutAgent):
     """Single-observer information-set MCTS.
 
     Every iteration draws a full state consistent with the agent's view
@@ -282,8 +293,3 @@ class ISMCTSAgent(_MemorylessAgent):
             self._nodes += 1
             path.append(node)
         _backpropagate(path, self._rollout(game, state, rng))
-
-    def _rollout(self, game: Game[Any, Any], state: Any, rng: random.Random) -> list[float]:
-        state, plies = _playout(game, state, rng, self.rollout_depth, self.policy)
-        self._nodes += plies
-        return _score(game, state, self.evaluate, self.scale)
