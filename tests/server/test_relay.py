@@ -24,8 +24,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from qipan.server import create_app, ops
+from qipan.server import relay as relay_module
+from qipan.server.connections import Client
 from qipan.server.limits import Limits, MemoryRateLimiter, Rate, RateLimiter
-from qipan.server.relay import Relay
+from qipan.server.relay import Piped, Relay, RemoteSocket
 from qipan.server.store import normalise_url
 
 from . import postgres
@@ -563,6 +565,42 @@ class QuietBus:
 
     def post(self, process: str, frame: Message) -> None:
         self.posted.append((process, frame))
+
+
+def test_a_session_opened_while_the_watchdog_asks_who_is_alive_is_not_ended(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The watchdog asked the database about the processes of the sessions it had, and ended every
+    # session whose process was not in the answer: one opened to another process while the
+    # database answered was closed with 1012 though its owner was alive (a healthy seat of
+    # test_scale_out, once, under load).
+    async def scenario() -> None:
+        monkeypatch.setattr(relay_module, "WATCH", 0.001)
+        asked: asyncio.Queue[set[str]] = asyncio.Queue()
+        answer = asyncio.Event()
+
+        async def alive(ids: set[str]) -> set[str]:  # a database that takes its time; only "gone" is dead
+            asked.put_nowait(set(ids))
+            await answer.wait()
+            answer.clear()
+            return set(ids) - {"gone"}
+
+        relay = Relay(QuietBus(), alive, state=None)  # type: ignore[arg-type]  # (a stand-in bus)
+        old, dead = (relay.piped.setdefault(sid, Piped(sid, owner, Client(None, print, print)))
+                     for sid, owner in (("old", "owner-1"), ("dead", "gone")))
+        relay.start()
+        try:
+            assert await asked.get() == {"owner-1", "gone"}
+            # Meanwhile a session to another live owner opens here, and one from another live edge.
+            new = relay.piped["new"] = Piped("new", "owner-2", Client(None, print, print))
+            remote = relay.remotes["remote"] = RemoteSocket(relay, "remote", "edge-2", "g", "c", {"type": "hello"})
+            answer.set()
+            assert await asked.get() >= {"owner-2", "edge-2"}  # the next look asks about them too
+            assert dead.code == 1012  # (still listed: its pipe() removes it)
+            assert old.code is None and new.code is None and not remote.ended
+        finally:
+            assert relay._watch is not None
+            relay._watch.cancel()
+
+    asyncio.run(scenario())
 
 
 @pytest.mark.parametrize("key", [["x"], {"x": 1}, 7, None])

@@ -366,7 +366,7 @@ class Relay:
             if not processes:
                 continue
             try:
-                alive = await self.alive(processes)
+                dead = processes - await self.alive(processes)
             except Exception as exc:  # the database: check again next time (logged once an outage)
                 if not failing:
                     log.warning("cannot check which server processes are alive (%s); relayed sessions stay "
@@ -374,11 +374,13 @@ class Relay:
                 failing = True
                 continue
             failing = False
+            # Only the processes asked about are judged: a session that opened while the database
+            # answered, to a process it was not asked about, waits for the next look.
             for session in list(self.piped.values()):
-                if session.owner not in alive:
+                if session.owner in dead:
                     session.finish(1012)
             for remote in list(self.remotes.values()):
-                if remote.edge not in alive:
+                if remote.edge in dead:
                     remote.end()
 
 
