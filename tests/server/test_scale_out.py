@@ -34,8 +34,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from qipan.core import Match, Move, Record
 from qipan.core.game import CHANCE, Game
 from qipan.server import create_app
+from qipan.server.clocks import read_clock
 from qipan.server.hub import parse_player
-from qipan.server.live import read_clock
 from qipan.server.store import Store, StoreError, normalise_url
 
 from . import helpers, postgres

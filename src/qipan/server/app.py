@@ -38,11 +38,11 @@ from qipan.server.errors import AuthError, Busy, Conflict, NotFound, SetAside
 from qipan.server.expiry import IDLE, UNSTARTED, Expiry
 from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, check_hints, creator_seat, seat_specs, unavailable_summary
 from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
-from qipan.server.live import seat_summary
 from qipan.server.lobby import Lobby
 from qipan.server.lobby import router as lobby_router
 from qipan.server.names import check_name
 from qipan.server.ops import Ops, created_reply
+from qipan.server.seats import seat_summary
 from qipan.server.socket import router as socket_router
 from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, StorageUnavailable, Store, normalise_url, safe_url
 

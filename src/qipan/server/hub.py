@@ -28,9 +28,10 @@ from qipan.core.errors import brief, brief_text
 from qipan.core.game import Game
 from qipan.server.ai_pool import AIProcesses
 from qipan.server.auth import SeatRecord, human_seat, new_game_id, new_seats
+from qipan.server.clocks import read_clock, stored_clock
 from qipan.server.errors import Busy, Conflict, Elsewhere, Fenced, NotFound, SetAside
 from qipan.server.expiry import Expiry, watch
-from qipan.server.live import LiveGame, read_clock, stored_clock
+from qipan.server.live import LiveGame
 from qipan.server.store import BadRow, GameRow, Job, StorageUnavailable, Store, Writer
 
 if TYPE_CHECKING:

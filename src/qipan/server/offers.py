@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from qipan.core import GameError, Match
 from qipan.core.errors import brief
 from qipan.core.game import Game
+from qipan.server.clocks import stored_clock
 from qipan.server.errors import Fenced
 from qipan.server.store import GameRow
 
@@ -153,8 +154,6 @@ class Offers:
 
     async def _take_back(self, asker: int) -> None:
         """Take back ``asker``'s last move and everything after it, durably (under the lock)."""
-        from qipan.server.live import stored_clock  # here: live imports this module
-
         match = self.match
         ply = match.takeback_ply(asker)
         saved = match.snapshot()

@@ -30,8 +30,9 @@ from qipan.core import GameError, Record
 from qipan.core.record_text import record_text
 from qipan.server.errors import AuthError, Busy, Conflict, Elsewhere, Fenced, NotFound, SetAside
 from qipan.server.limits import RateLimited
-from qipan.server.live import LiveGame, invite_url, play_url, seat_url
+from qipan.server.live import LiveGame
 from qipan.server.names import check_name
+from qipan.server.seats import invite_url, play_url, seat_url
 from qipan.server.store import StorageUnavailable
 
 if TYPE_CHECKING:
