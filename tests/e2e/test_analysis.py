@@ -13,6 +13,11 @@ import pytest
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
+import qipan
+from qipan.core.game import CHANCE
+from qipan.games.kelighine import board as kelighine_board
+from tests.e2e.test_boards_kst import draw_board, find, update
+
 pytestmark = pytest.mark.e2e
 
 PHONE = (390, 844)
@@ -131,25 +136,7 @@ def test_review_in_chinese_and_for_a_spectator_of_a_hidden_information_game(
         open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
     """A spectator of a finished Tellstones game is told only the players may review it; the
     player reviews only their own decisions."""
-    created = server.api("POST", "/api/games", {"game": "tellstones",
-                                                 "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
-    frames: list[dict[str, Any]] = []
-    player = open_page(server.base + created["url"], frames=frames)
-    played = 0
-    for _ in range(2):
-        expect(player.locator("#status.mine")).to_have_count(1, timeout=30_000)
-        update = [f for f in frames if f.get("type") == "update" and f.get("legal")][-1]
-        player.fill("#notation", update["legal"][0])
-        player.press("#notation", "Enter")
-        played = update["ply"] + 1
-        # The answer (the AI answers at once): an update past this move.
-        for _wait in range(300):
-            if any(f.get("type") == "update" and f.get("ply", 0) >= played for f in frames):
-                break
-            player.wait_for_timeout(100)
-    expect(player.locator("#status.mine")).to_have_count(1, timeout=30_000)
-    player.once("dialog", lambda dialog: dialog.accept())
-    player.click("#resign")
+    created, player = finished_against_ai(open_page, server, "tellstones", {}, decisions=2)
     watcher = open_page(f"{server.base}/play/{created['id']}")
     watcher.click("#review-start")
     expect(watcher.locator("#review-seat-only")).to_be_visible()
@@ -162,6 +149,265 @@ def test_review_in_chinese_and_for_a_spectator_of_a_hidden_information_game(
     expect(player.locator("#review-table tbody tr")).to_have_count(1)
     expect(player.locator("#review")).to_contain_text("覆盤")
     shots(player, "review-hidden-zh")
+
+
+def finished_against_ai(open_page: Callable[..., Page], server: Any, game: str, options: dict[str, Any], decisions: int,
+                        choose: Callable[[list[str]], str] = lambda legal: legal[0]) -> tuple[dict[str, Any], Page]:
+    """A game of the page's seat against the random AI: ``decisions`` of the page's decisions
+    (``choose`` picks each from the legal moves; typed in the notation box), then it resigns.
+    The created game and the page."""
+    created = server.api("POST", "/api/games", {"game": game, "options": options,
+                                                 "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    frames: list[dict[str, Any]] = []
+    page = open_page(server.base + created["url"], frames=frames)
+
+    def newer(ply: int) -> dict[str, Any]:
+        """The page's next turn after ``ply`` (the AI answers at once)."""
+        for _wait in range(300):
+            update: dict[str, Any] | None = next((f for f in reversed(frames) if f.get("type") == "update"), None)
+            if update and update.get("ply", -1) > ply and update.get("legal"):
+                return update
+            page.wait_for_timeout(100)
+        raise AssertionError(f"no turn of the page's after ply {ply}")
+
+    ply = -1
+    for _ in range(decisions):
+        update = newer(ply)
+        ply = update["ply"]
+        page.fill("#notation", choose(update["legal"]))  # waits until the page has drawn that turn
+        page.press("#notation", "Enter")
+    newer(ply)
+    expect(page.locator("#status.mine")).to_have_count(1, timeout=30_000)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    return created, page
+
+
+def reviewed(page: Page, decisions: int | None = None) -> None:
+    """Review the finished game the page shows (``decisions``: how many it analyses)."""
+    page.reload()
+    page.click("#review-start")
+    done = f"{decisions} decisions analysed." if decisions else re.compile(r"^\d+ decisions analysed\.$")
+    expect(page.locator("#review-status")).to_have_text(done, timeout=120_000)
+
+
+def reviewed_board_move(page: Page, pattern: str) -> str:
+    """Step through the move list to the first reviewed decision whose best move (the better one,
+    or the one played when it was the best) matches ``pattern``: the page shows its position,
+    and the board says it draws that move. The move."""
+    for ply in range(1, page.locator("#moves .m[data-ply]").count() + 1):
+        page.click(f'#moves .m[data-ply="{ply}"]')
+        played = page.locator("#review-detail .review-line.played .mv")
+        if not played.count():
+            continue  # chance, or not this page's decision
+        better = page.locator("#review-detail .review-line.better .mv")
+        best = (better if better.count() else played).inner_text()
+        if re.fullmatch(pattern, best):
+            expect(page.locator("#replay-bar .ply")).to_have_text(re.compile(rf"^{ply - 1} / "))
+            expect(page.locator("#board svg")).to_have_attribute("data-suggest", best)
+            return best
+    raise AssertionError(f"no reviewed decision's best move matches {pattern}")
+
+
+def assert_marked(page: Page, mark: str, element: str) -> None:
+    """``mark`` (one suggestion mark) is drawn, and its centre lies on ``element`` of the board."""
+    box = page.locator(f"#board svg {mark}").bounding_box()
+    target = page.locator(f"#board svg {element}").first.bounding_box()
+    assert box and target, (mark, element)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    assert target["x"] <= x <= target["x"] + target["width"] and target["y"] <= y <= target["y"] + target["height"], \
+        (mark, element, box, target)
+
+
+def on_phone(page: Page, shots: Callable[[Page, str], None], name: str, move: str) -> None:
+    """The same position at phone size: still drawn, nothing wider than the screen; screenshots."""
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    expect(page.locator("#board svg")).to_have_attribute("data-suggest", move)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    shots(page, f"{name}-phone")
+
+
+def kelighine_target(move: str) -> str:
+    """The cell a Kelighine move or promotion reaches, by the rules engine's board."""
+    m = re.fullmatch(r"([A-L]\d*)([+-])(\d)", move)
+    if not m:
+        return move.split("^")[1].split("/")[0]
+    c, n = kelighine_board.cell(m[1]), int(m[3]) * (1 if m[2] == "+" else -1)
+    if kelighine_board.tier(c) == 0:  # a corner or start cell: the A ring from the cells beside it
+        low, high = kelighine_board.gap_neighbours(c)
+        return kelighine_board.name(kelighine_board.step(high, n - 1) if n > 0 else kelighine_board.step(low, n + 1))
+    return kelighine_board.name(kelighine_board.step(c, n))
+
+
+def test_review_draws_the_better_move_on_the_kelighine_board(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    """A ring round the piece that moves and round the cell it reaches (the rules engine's
+    destination), the blue arrow between them, and the legend saying the move in words."""
+    _, page = finished_against_ai(open_page, server, "kelighine", {"version": 1}, decisions=4)
+    reviewed(page)
+    move = reviewed_board_move(page, r"[A-L]\d*([+-]\d|\^[A-J]\d*(/\d)?)")
+    source, target = re.split(r"[-+^]", move, maxsplit=1)[0], kelighine_target(move)
+    assert_marked(page, f'.suggest-mark.suggest-from[data-at="{source}"]', f'g.cell[data-cell="{source}"]')
+    assert_marked(page, f'.suggest-mark.suggest-to[data-at="{target}"]', f'g.cell[data-cell="{target}"]')
+    expect(page.locator("#board svg .suggest-path")).to_have_count(1)
+    expect(page.locator("#kg-suggest-note")).to_contain_text(f"the engine's move, {move} (")
+    shots(page, "review-kelighine-desktop")
+    on_phone(page, shots, "review-kelighine", move)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    in_chinese(page)
+    page.click("#review-start")
+    expect(page.locator("#review-status")).to_have_text(re.compile("已分析"), timeout=120_000)
+    reviewed_board_move(page, re.escape(move))
+    expect(page.locator("#kg-suggest-note")).to_contain_text(f"藍色虛線：引擎建議的一手，{move}")
+
+
+def test_review_draws_the_better_placement_on_the_shengke_field(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    """The cell framed in blue dashes with the card faint in it (a spectator's replay frame has
+    no hand: the card's element and id); the player's own decisions only."""
+    _, page = finished_against_ai(open_page, server, "shengke", {"turns": 6, "first": "0"}, decisions=4,
+                                  choose=lambda legal: next((m for m in legal if "@" in m), legal[0]))
+    reviewed(page, 4)
+    move = reviewed_board_move(page, r"[\w-]+@[a-e][1-5]")
+    card, cell = move.split("@")
+    assert_marked(page, f'.suggest-mark[data-at="{cell}"]', f'g.cell[data-cell="{cell}"]')
+    assert_marked(page, ".suggest-card", f'g.cell[data-cell="{cell}"]')
+    expect(page.locator("#board svg .suggest-card")).to_contain_text(card)
+    expect(page.locator("#sk-suggest-note")).to_contain_text(f"{move} ({card} on {cell})")
+    shots(page, "review-shengke-desktop")
+    on_phone(page, shots, "review-shengke", move)
+
+
+def test_review_draws_the_better_action_on_the_tellstones_table(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    """The slots (and the pool stone of a placement) ringed in blue dashes; a placement's arrow
+    goes from the pool up to its slot."""
+    _, page = finished_against_ai(open_page, server, "tellstones", {}, decisions=4,
+                                  choose=lambda legal: next((m for m in legal if m.startswith("place ")), legal[0]))
+    reviewed(page, 4)
+    move = reviewed_board_move(page, r"(place \w+|hide|peek|challenge|swap \d) \d( partner)?")
+    words = move.split(" ")
+    slots = words[1:] if words[0] == "swap" else [words[2] if words[0] == "place" else words[1]]
+    for slot in slots:
+        assert_marked(page, f'.suggest-mark[data-at="{slot}"]', f'g[data-slot="{slot}"]')
+    if words[0] == "place":
+        assert_marked(page, f'.suggest-mark[data-at="pool {words[1]}"]', f'g[data-pool="{words[1]}"]')
+    expect(page.locator("#board svg .suggest-path")).to_have_count(1 if words[0] in ("place", "swap") else 0)
+    expect(page.locator("#ts-suggest-note")).to_contain_text(move)
+    shots(page, "review-tellstones-desktop")
+    on_phone(page, shots, "review-tellstones", move)
+
+
+def test_shengke_hint_frames_the_card_in_the_hand_and_its_cell(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    created = server.api("POST", "/api/games", {"game": "shengke", "hints": True, "options": {"turns": 6, "first": "0"},
+                                                 "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    page = open_page(server.base + created["url"])
+    for _ in range(3):  # a die showing 6 asks for its element first
+        expect(page.locator("#status.mine")).to_have_count(1, timeout=30_000)
+        picks = page.locator('#sk-hand [data-move^="pick "]')
+        if not picks.count():
+            break
+        picks.first.click()
+    expect(page.locator('#sk-hand [data-hand]:enabled').first).to_be_visible()
+    page.click("#hint")
+    board = page.locator("#board svg")
+    expect(board).to_have_attribute("data-suggest", re.compile(r"@"), timeout=30_000)
+    move = board.get_attribute("data-suggest") or ""
+    card, cell = move.split("@")
+    expect(page.locator("#hint-text")).to_contain_text(move)
+    expect(page.locator(f'#sk-hand [data-hand="{card}"]')).to_have_class(re.compile(r"\bsuggest-target\b"))
+    expect(page.locator("#sk-hand .suggest-target")).to_have_count(1)
+    assert_marked(page, f'.suggest-mark[data-at="{cell}"]', f'g.cell[data-cell="{cell}"]')
+    assert_marked(page, ".suggest-card .sk-card", f'g.cell[data-cell="{cell}"]')  # the card itself, from the hand
+    expect(page.locator("#sk-suggest-note")).to_contain_text(move)
+    shots(page, "hint-shengke-desktop")
+    # The marks take no clicks: the card and the framed cell play it, and the hint is gone.
+    page.click(f'#sk-hand [data-hand="{card}"]')
+    page.click(f'#board g.cell[data-cell="{cell}"]')
+    expect(board).to_have_attribute("data-suggest", "", timeout=15_000)
+    expect(page.locator("#sk-suggest-note")).to_have_count(0)
+
+
+def mover_may(game: Any, prefix: str = "", within: str = "") -> Callable[[Any], bool]:
+    """A position where a player (not chance) may play a move starting with ``prefix`` (and
+    holding ``within``)."""
+    return lambda st: game.to_move(st) not in (None, CHANCE) and any(
+        m.startswith(prefix) and within in m for m in game.legal_texts(st))
+
+
+def test_kelighine_draws_a_suggested_push_and_promotion_and_frames_a_choice_off_the_board(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    game = qipan.load("kelighine", None, {"version": 1})
+    page = open_page(server.base + "/static/rules/kelighine.html")
+    # Where a pushed piece goes: from the cell it is pushed from to the one suggested.
+    state, moves = find(game, lambda st: game.view(st, None)["phase"] == "push")
+    pending = game.view(state, None)["pending_push"]
+    push = next(m for m in game.legal_texts(state) if m != "push:start")
+    draw_board(page, "kelighine", update(game, state, None, moves), None, suggest=push)
+    assert_marked(page, f'.suggest-from[data-at="{pending["from"]}"]', f'g.cell[data-cell="{pending["from"]}"]')
+    assert_marked(page, f'.suggest-to[data-at="{push[5:]}"]', f'g.cell[data-cell="{push[5:]}"]')
+    expect(page.locator("#board svg .suggest-path")).to_have_count(1)
+    shots(page, "suggest-kelighine-push")
+    # A promotion: straight from its cell to the next tier's.
+    state, moves = find(game, mover_may(game, within="^"))
+    promotion = next(m for m in game.legal_texts(state) if "^" in m)
+    source, target = promotion.split("^")[0], kelighine_target(promotion)
+    draw_board(page, "kelighine", update(game, state, None, moves), None, suggest=promotion)
+    assert_marked(page, f'.suggest-from[data-at="{source}"]', f'g.cell[data-cell="{source}"]')
+    assert_marked(page, f'.suggest-to[data-at="{target}"]', f'g.cell[data-cell="{target}"]')
+    expect(page.locator("#kg-suggest-note")).to_contain_text(f"{promotion} (promote to {target}")
+    shots(page, "suggest-kelighine-promotion")
+    # Version 2's double-1 choice has no cell: its button is framed, the legend says it.
+    game = qipan.load("kelighine", None, {"version": 2})
+    state, moves = find(game, lambda st: game.view(st, None)["phase"] == "ones")
+    seat = game.to_move(state)
+    draw_board(page, "kelighine", update(game, state, seat, moves), seat, interactive=True, suggest="ones:four")
+    expect(page.locator("#kg-actions .suggest-target")).to_have_attribute("data-move", "ones:four")
+    expect(page.locator("#board svg .suggest-mark")).to_have_count(0)
+    expect(page.locator("#kg-suggest-note")).to_have_text("Blue dashes: the engine's move, ones:four (use four 1s)")
+    # Nothing suggested: nothing drawn.
+    draw_board(page, "kelighine", update(game, state, seat, moves), seat, interactive=True)
+    expect(page.locator("#board svg")).to_have_attribute("data-suggest", "")
+    expect(page.locator("#board svg .suggest, #kg-suggest-note, .suggest-target")).to_have_count(0)
+
+
+def test_tellstones_draws_a_suggested_swap_and_frames_naming_a_stone(
+        open_page: Callable[..., Page], server: Any, shots: Callable[[Page, str], None]) -> None:
+    game = qipan.load("tellstones")
+    page = open_page(server.base + "/static/rules/tellstones.html")
+    state, moves = find(game, mover_may(game, "swap "))
+    seat = game.to_move(state)
+    swap = next(m for m in game.legal_texts(state) if m.startswith("swap "))
+    draw_board(page, "tellstones", update(game, state, seat, moves), seat, suggest=swap)
+    for slot in swap.split(" ")[1:]:
+        assert_marked(page, f'.suggest-mark[data-at="{slot}"]', f'g[data-slot="{slot}"]')
+    path = page.locator("#board svg .suggest-path")
+    expect(path).to_have_attribute("marker-start", "url(#ts-suggest)")  # a head at each end
+    expect(path).to_have_attribute("marker-end", "url(#ts-suggest)")
+    expect(page.locator("#ts-suggest-note")).to_contain_text(f"{swap} (swap ")
+    shots(page, "suggest-tellstones-swap")
+    # Naming the challenged stone: a button, framed.
+    state, moves = find(game, mover_may(game, "name "))
+    seat = game.to_move(state)
+    name = next(m for m in game.legal_texts(state) if m.startswith("name "))
+    draw_board(page, "tellstones", update(game, state, seat, moves), seat, interactive=True, suggest=name)
+    expect(page.locator("#ts-actions .suggest-target")).to_have_attribute("data-move", name)
+    expect(page.locator("#board svg .suggest-mark")).to_have_count(0)
+    expect(page.locator("#ts-suggest-note")).to_contain_text(f"{name} (name the ")
+    shots(page, "suggest-tellstones-name")
+
+
+def test_shengke_frames_a_suggested_element_pick(open_page: Callable[..., Page], server: Any) -> None:
+    game = qipan.load("shengke")
+    page = open_page(server.base + "/static/rules/shengke.html")
+    state, moves = find(game, mover_may(game, "pick "))
+    seat = game.to_move(state)
+    pick = game.legal_texts(state)[-1]
+    draw_board(page, "shengke", update(game, state, seat, moves), seat, interactive=True, suggest=pick)
+    expect(page.locator("#sk-hand .suggest-target")).to_have_attribute("data-move", pick)
+    expect(page.locator("#board svg .suggest-mark, #board svg .suggest-card")).to_have_count(0)
+    expect(page.locator("#sk-suggest-note")).to_contain_text(f"{pick} (pick ")
 
 
 def test_analysis_board_abalone_plays_moves_edits_and_shows_lines(

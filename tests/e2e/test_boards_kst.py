@@ -79,9 +79,10 @@ def find(game: Any, stop: Callable[[Any], bool]) -> tuple[Any, list[dict[str, An
 
 
 def draw_board(page: Page, game: str, msg: dict[str, Any], seat: int | None, interactive: bool = False,
-               fresh: bool = False) -> None:
-    """Draw ``msg`` with boards/<game>.js on a bare page (``window.submitted`` collects moves)."""
-    page.evaluate("""async ([game, msg, seat, interactive, fresh]) => {
+               fresh: bool = False, suggest: str | None = None) -> None:
+    """Draw ``msg`` with boards/<game>.js on a bare page (``window.submitted`` collects moves);
+    ``suggest``: a move to draw as the engine's (ctx.suggest)."""
+    page.evaluate("""async ([game, msg, seat, interactive, fresh, suggest]) => {
         if (!document.querySelector('link[href="/static/css/style.css"]')) {
             const css = Object.assign(document.createElement("link"),
                                       {rel: "stylesheet", href: "/static/css/style.css"});
@@ -95,8 +96,8 @@ def draw_board(page: Page, game: str, msg: dict[str, Any], seat: int | None, int
         window.submitted = [];
         const board = module.create(document.getElementById("board"), document.getElementById("board-extra"), {seat});
         const submit = (text) => window.submitted.push(text);
-        board.render(msg, {seat, orientation: seat ?? 0, interactive, fresh, submit});
-    }""", [game, msg, seat, interactive, fresh])
+        board.render(msg, {seat, orientation: seat ?? 0, interactive, fresh, submit, suggest});
+    }""", [game, msg, seat, interactive, fresh, suggest])
 
 
 def update(game: Any, state: Any, seat: int | None, moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 // Click one of your pieces to see where each die takes it, then a highlighted cell or a button.
 import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
-import { activate, destMark, dieFace, runAnimations, seatLabel, slideFrom } from "./kit.js";
+import {
+  activate, destMark, dieFace, runAnimations, seatLabel, slideFrom, suggestCircle, suggestDefs, suggestNote, suggestPath,
+} from "./kit.js";
 
 const COLORS = ["#d9382b", "#2d6fdc", "#2f9e44", "#e7b416"];
 const R = 200;
@@ -200,7 +202,7 @@ export function create(host, extra, { seat }) {
     const moves = lastMoves(v);
 
 
-    svg.append(s("defs", {}, COLORS.map((c, i) => arrowMarker(`kg-arrow-${i}`, c))));
+    svg.append(s("defs", {}, COLORS.map((c, i) => arrowMarker(`kg-arrow-${i}`, c)), suggestDefs("kg-suggest")));
     svg.append(s("rect", { x: -1.3 * R, y: -1.3 * R, width: 2.6 * R, height: 2.6 * R, rx: 16, fill: "#e9dcc0", stroke: "#5b4a32", "stroke-width": 3 }));
     const cellNode = (cell, shape) => s("g", { "data-cell": cell, class: "cell" }, shape);
     const tint = (cell, base) => (indirect.has(cell) ? (base === "#fdf8ec" ? "#f3c9b8" : "#9b4b3a") : base);
@@ -292,10 +294,44 @@ export function create(host, extra, { seat }) {
       activate(g, cell, () => choose(cell));
       svg.append(g);
     }
+    const suggestion = drawSuggestion(v, ctx.suggest, stacks);
     if (ctx.fresh && shownView) runAnimations(svg, `ply ${msg.ply ?? ""}`, () => slide(placed, shownView, v));
     shownView = v;
-    drawPanel(v, actions, msg);
+    drawPanel(v, actions, msg, suggestion);
     drawLegend();
+  }
+
+  /** A suggested move (``ctx.suggest``: a hint, the review's better move, an engine line): a
+   * dashed blue ring round the piece that moves and round the cell it reaches, and a blue arrow
+   * under the pieces the way it goes (round the ring for a move). A pass or a double-1 choice
+   * has nothing to point at on the board: the panel frames its button and says it. The action,
+   * or null. */
+  function drawSuggestion(v, text, stacks) {
+    svg.dataset.suggest = "";
+    if (typeof text !== "string" || !text) return null;
+    const a = parseAction(text);
+    const pending = v.pending_push;
+    let { from, to } = a;
+    if (a.kind === "push" || text === "push:start") {
+      from = pending?.from;
+      if (text === "push:start") to = (v.starts || [])[pending?.piece?.player];
+    }
+    const known = (cell) => typeof cell === "string" && NAMES.includes(cell);
+    if (known(from) && known(to)) {
+      const ring = (cell, kind) => {
+        const [x, y] = where(cell);
+        const n = (stacks.get(cell) || []).length;
+        const mark = suggestCircle(x, y, 0.1 * R + Math.max(0, Math.min(n, 4) - 1) * 0.055 * R, cell);
+        mark.classList.add(`suggest-${kind}`);
+        return mark;
+      };
+      const steps = a.kind === "move" ? (a.sign === "-" ? -a.n : a.n) : 0;
+      // The arrow under the pieces (their faces stay readable), the rings over them.
+      svg.insertBefore(suggestPath(arrowPath(from, to, steps), "kg-suggest", 5), svg.querySelector(".coin, g.piece"));
+      svg.append(ring(from, "from"), ring(to, "to"));
+    }
+    svg.dataset.suggest = text;
+    return a;
   }
 
   /** A path from one cell to another: along the ring for a move within a tier, else straight. */
@@ -350,12 +386,12 @@ export function create(host, extra, { seat }) {
     return key ? t(key) : a.text;
   }
 
-  function drawPanel(v, actions, msg) {
+  function drawPanel(v, actions, msg, suggestion) {
     const pending = v.pending_push;
     const shown = (v.dice || []).length ? v.dice : v.rolled || [];
     const dice = shown.map((d) => dieIcon(d));
     const buttons = actions.filter((a) => a.kind === "other" || a.kind === "push" || a.from === selected)
-      .map((a) => h("button", { type: "button", class: "btn", "data-move": a.text, onclick: () => submit(a.text) },
+      .map((a) => h("button", { type: "button", class: `btn${a.text === suggestion?.text ? " suggest-target" : ""}`, "data-move": a.text, onclick: () => submit(a.text) },
         a.kind === "move" ? dieIcon(a.n, { size: 22 }) : null, describe(a)));
     const choosing = actions.some((a) => a.kind === "other" && a.text.startsWith("ones:"));
     const hint = !actions.length ? "" : pending ? t("kg.hintPush", { from: pending.from }) : choosing ? t("kg.hintOnes")
@@ -368,10 +404,16 @@ export function create(host, extra, { seat }) {
     clear(panel).append(h("header", {}, h("span", { text: head }),
       shown.length ? h("span", { class: "kg-dice", "aria-label": `${t("kg.rolled")} ${shown.join(", ")}` }, dice) : null),
     h("div", { class: "body" }, h("div", { class: "actions" }, hint ? h("span", { class: "label", text: hint }) : null, buttons),
+      suggestion ? suggestNote(said(suggestion), "kg-suggest-note") : null,
       rows.length ? h("div", { class: "kg-reserves" }, rows) : null));
   }
 
   const sources = (actions) => actions.some((a) => a.from);
+  /** "A3+4 (move 4 → A7)": the notation and, where they say more, the words of its button. */
+  const said = (a) => {
+    const words = describe(a);
+    return words && words !== a.text ? `${a.text} (${words})` : a.text;
+  };
 
   function drawLegend() {
     if (legend.firstChild) return;

@@ -5,7 +5,7 @@
 // e2e contrast check read them from one place. Animations use the Web Animations API on SVG
 // groups (a CSS translate in an SVG element's user units) and are skipped entirely when the
 // reader asked for reduced motion.
-import { h, s } from "../js/dom.js";
+import { h, s, svgRoot } from "../js/dom.js";
 import { sideName } from "../js/gamewords.js";
 import { t } from "../js/i18n.js";
 
@@ -57,18 +57,45 @@ export function suggestDefs(id) {
 /** A suggested move's route (blue, dashed, under a dark edge so it reads on both themes): the
  * boards draw ``ctx.suggest``, a notation string, with it. */
 export function suggestLine(points, arrow, width = 7) {
-  const attrs = (cls, w) => ({
-    points: points.map((p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" "), class: cls, fill: "none",
-    "stroke-width": w, "stroke-linecap": "round", "stroke-linejoin": "round", "pointer-events": "none",
-  });
+  return suggestPath(`M${points.map((p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" L")}`, arrow, width);
+}
+
+/** ``suggestLine`` along any SVG path ``d`` (an arc round a ring, a curve over a row);
+ * ``both``: an arrow head at each end (a swap). */
+export function suggestPath(d, arrow, width = 7, { both = false } = {}) {
+  const attrs = (cls, w) => ({ d, class: cls, fill: "none", "stroke-width": w, "stroke-linecap": "round", "stroke-linejoin": "round" });
   return s("g", { class: "suggest", "pointer-events": "none" },
-    s("polyline", attrs("suggest-edge", width + 4)),
-    s("polyline", { ...attrs("suggest-path", width), "marker-end": `url(#${arrow})` }));
+    s("path", attrs("suggest-edge", width + 4)),
+    s("path", { ...attrs("suggest-path", width), "marker-end": `url(#${arrow})`, "marker-start": both ? `url(#${arrow})` : undefined }));
 }
 
 /** A ring round a piece a suggested move moves. */
 export function suggestRing(x, y, r) {
   return s("circle", { cx: x, cy: y, r, class: "suggest-ring", "pointer-events": "none" });
+}
+
+/** A dashed blue frame round a square cell, card or stone a suggested move uses (a dark edge
+ * under it, like ``suggestPath``); ``at`` names it for the page and tests (data-at). */
+export function suggestFrame(x, y, w, hgt, at, { rx = 8 } = {}) {
+  const rect = (cls, width) => s("rect", { x, y, width: w, height: hgt, rx, class: cls, fill: "none", "stroke-width": width });
+  return s("g", { class: "suggest suggest-mark", "data-at": at, "pointer-events": "none" }, rect("suggest-edge", 8), rect("suggest-frame", 4.5));
+}
+
+/** A dashed blue ring (over a dark one) round a round cell or stone a suggested move uses. */
+export function suggestCircle(x, y, r, at) {
+  const ring = (cls, width) => s("circle", { cx: x, cy: y, r, class: cls, fill: "none", "stroke-width": width });
+  return s("g", { class: "suggest suggest-mark", "data-at": at, "pointer-events": "none" }, ring("suggest-edge", 8), ring("suggest-frame", 4.5));
+}
+
+/** The short legend beside a board that draws a suggestion: a swatch of the blue dashes and the
+ * move in words (``text``), so the picture says what it is; the page's own text (the hint line,
+ * the review panel, the engine lines) stays what a screen reader announces. */
+export function suggestNote(text, id) {
+  const swatch = svgRoot(0, 0, 28, 14, { width: 28, height: 14, "aria-hidden": "true", class: "suggest-swatch" });
+  swatch.append(s("path", { d: "M2,7 H20", class: "suggest-edge", "stroke-width": 6, fill: "none", "stroke-linecap": "round" }),
+    s("path", { d: "M2,7 H20", class: "suggest-path", "stroke-width": 3, fill: "none", "stroke-dasharray": "5 3" }),
+    s("path", { d: "M19,2 L27,7 L19,12 z", class: "suggest-arrow-head" }));
+  return h("p", { class: "suggest-note", id, "data-move": text }, swatch, h("span", { text: t("board.suggest", { move: text }) }));
 }
 
 /** A route through ``points`` ([x, y] each) ending in an arrow; ``cls`` styles it. */

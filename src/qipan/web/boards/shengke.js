@@ -2,7 +2,7 @@
 // Click a card in your hand, then a highlighted cell; element picks (for a 6) are buttons.
 import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
-import { activate, dieFace, flipIn, runAnimations } from "./kit.js";
+import { activate, dieFace, flipIn, runAnimations, suggestFrame, suggestNote } from "./kit.js";
 
 const ELEMENTS = {
   wood: { cn: "木", fill: "#2f7d3b", text: "#eaf7e6" },
@@ -222,20 +222,62 @@ export function create(host, extra, { seat }) {
       const [, y] = pos(`a${r}`);
       svg.append(s("text", { x: 0.17 * U, y: y + U / 2 + 7, "text-anchor": "middle", class: "coord", "font-size": 20, text: String(r) }));
     }
+    const suggestion = drawSuggestion(v, ctx.suggest);
     if (fresh.length) runAnimations(svg, `ply ${msg.ply ?? ""}`, () => fresh.map((node, i) => flipIn(node, { delay: i * 120 })));
     shownField = v.field || {};
-    drawHand(v, legal, me);
+    drawHand(v, legal, me, suggestion);
     drawTable(v);
     drawLegend();
   }
 
-  function drawHand(v, legal, me) {
+  /** The hand this page sees (its own seat's), or null. */
+  function handOf(v) {
+    const mine = last.ctx.seat ?? seat;
+    return mine !== null && mine !== undefined ? v.players?.[mine]?.hand ?? null : null;
+  }
+
+  /** A suggested move (``ctx.suggest``: a hint, the review's better move, an engine line): a
+   * placement frames its cell in blue dashes with the card faint inside (the card itself when
+   * this page sees it in the hand, else its element's colour and its id) and frames the card in
+   * the hand; an element pick frames its button. {text, card, cell, said}, or null. */
+  function drawSuggestion(v, text) {
+    svg.dataset.suggest = "";
+    if (typeof text !== "string" || !text) return null;
+    const [card, cell] = text.split("@");
+    if (!cell) {
+      const el = text.startsWith("pick ") ? text.split(" ")[1] : null;
+      svg.dataset.suggest = text;
+      return { text, said: ELEMENTS[el] ? `${text} (${t("sk.pick", { element: elementName(el) })})` : text };
+    }
+    if (!/^[a-e][1-5]$/.test(cell)) return null;
+    const [x, y] = pos(cell);
+    const known = handOf(v)?.find((c) => c.id === card);
+    if (!v.field?.[cell]) {
+      const ghost = s("g", { class: "suggest-card", opacity: 0.6, "pointer-events": "none" });
+      if (known) {
+        ghost.append(cardFace(known, { w: U, x, y, front: (known.owner === 0) !== flip ? -1 : 1 }));
+      } else {
+        const el = ELEMENTS[card.replace(/\d+$/, "")];
+        ghost.append(s("rect", { x: x + 6, y: y + 6, width: U - 12, height: U - 12, rx: 8, fill: el?.fill ?? "#5a4a3a" }),
+          s("text", { x: x + U / 2, y: y + U * 0.45, "text-anchor": "middle", "font-size": U * 0.28, fill: el?.text ?? "#fff", text: el?.cn ?? "?" }),
+          s("text", { x: x + U / 2, y: y + U * 0.75, "text-anchor": "middle", "font-size": U * 0.18, fill: el?.text ?? "#fff", text: card.slice(0, 8) }));
+      }
+      svg.append(ghost);
+    }
+    svg.append(suggestFrame(x + 1, y + 1, U - 2, U - 2, cell, { rx: 10 }));
+    svg.dataset.suggest = text;
+    return { text, card, cell, said: `${text} (${t("sk.placeOn", { card: known?.name ?? card, cell })})` };
+  }
+
+  function drawHand(v, legal, me, suggestion) {
     const mine = last.ctx.seat ?? seat;
     const player = mine !== null && mine !== undefined ? v.players?.[mine] : null;
+    const note = suggestion ? suggestNote(suggestion.said, "sk-suggest-note") : null;
     clear(handBox);
     if (!player || !player.hand) {
       handBox.append(h("header", {}, h("span", { text: t("sk.hands") })),
-        h("div", { class: "body hint", text: (v.players || []).map((p) => t("sk.handCount", { name: p.name, n: p.hand_size })).join(" · ") }));
+        h("div", { class: "body hint", text: (v.players || []).map((p) => t("sk.handCount", { name: p.name, n: p.hand_size })).join(" · ") }),
+        note ? h("div", { class: "body" }, note) : null);
       return;
     }
     const playable = new Set(legal.filter((x) => x.includes("@")).map((x) => x.split("@")[0]));
@@ -244,7 +286,8 @@ export function create(host, extra, { seat }) {
       const svgCard = svgRoot(0, 0, 90, 90, { width: 72, height: 72, "aria-hidden": "true" });
       svgCard.append(cardFace(card, { w: 90, front: (me === mine) ? -1 : 1 }));
       return h("button", {
-        type: "button", class: `btn small sk-hand-card${on ? " on" : ""}`, "data-hand": card.id, disabled: !playable.has(card.id),
+        type: "button", class: `btn small sk-hand-card${on ? " on" : ""}${card.id === suggestion?.card ? " suggest-target" : ""}`,
+        "data-hand": card.id, disabled: !playable.has(card.id),
         title: t("sk.cardTitle", { name: card.name, element: elementName(card.element), in: card.in, out: card.out, owner: player.name }),
         "aria-pressed": on ? "true" : "false",
         onclick: () => { selected = on ? null : card.id; draw(); },
@@ -252,12 +295,13 @@ export function create(host, extra, { seat }) {
     });
     const picks = legal.filter((x) => !x.includes("@")).map((x) => {
       const el = x.split(" ")[1];
-      return h("button", { type: "button", class: "btn", "data-move": x, onclick: () => submit(x) },
+      return h("button", { type: "button", class: `btn${x === suggestion?.text ? " suggest-target" : ""}`, "data-move": x, onclick: () => submit(x) },
         x.startsWith("pick") && ELEMENTS[el] ? t("sk.pick", { element: elementName(el) }) : x);
     });
     handBox.append(h("header", {}, h("span", { text: t("sk.yourHand", { n: player.hand_size }) }),
       h("span", { text: playable.size ? (selected ? t("sk.hintCell") : t("sk.hintCard")) : "" })),
-    h("div", { class: "body actions" }, cards.length ? cards : h("span", { class: "empty", text: t("sk.noCards") }), picks));
+    h("div", { class: "body actions" }, cards.length ? cards : h("span", { class: "empty", text: t("sk.noCards") }), picks),
+    note ? h("div", { class: "body" }, note) : null);
   }
 
   function drawTable(v) {

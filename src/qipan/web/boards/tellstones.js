@@ -3,7 +3,9 @@
 // Symbols are SVG paths (fonts rarely have a shield, hammer or scale glyph).
 import { clear, h, s, svgRoot } from "../js/dom.js";
 import { t } from "../js/i18n.js";
-import { activate, flipIn, runAnimations, seatLabel, slideFrom } from "./kit.js";
+import {
+  activate, flipIn, runAnimations, seatLabel, slideFrom, suggestCircle, suggestDefs, suggestNote, suggestPath,
+} from "./kit.js";
 
 const SYMBOLS = ["crown", "shield", "sword", "flag", "knight", "hammer", "scale"];
 // 24×24 paths, drawn filled.
@@ -103,6 +105,21 @@ const touched = (action) => (action || "").split(" ").filter((w) => /^[ab]?\d$/.
 
 const label = (lines, line, slot) => (lines > 1 ? `${"ab"[line]}${slot + 1}` : `${slot + 1}`);
 
+/** An action in words, as its button says it: "place the crown on 3", "swap 2 and 4", "boast". */
+function actionWords(text, m) {
+  const [word, a, b] = text.split(" ");
+  switch (word) {
+    case "place": return t("ts.placeOn", { stone: stoneName(a), slot: b });
+    case "swap": return t("ts.swap", { a, b });
+    case "peek": return t(b === "partner" ? "ts.peekPartner" : "ts.peek", { slot: a });
+    case "hide": case "challenge": return t(`ts.${word}`, { slot: a });
+    case "name": return t("ts.nameIt", { stone: stoneName(a) });
+    case "first": return t("ts.starts", { name: who(m, a) });
+    case "boast": case "believe": case "doubt": case "counter": case "stop": return t(`ts.${word}`);
+    default: return text;
+  }
+}
+
 export function create(host, extra) {
   let last = null;
   let selected = null; // {pool: stone, line} or {slot: label}
@@ -167,7 +184,7 @@ export function create(host, extra) {
     svg.setAttribute("viewBox", `0 0 ${W} ${nLines * ROW}`);
     host.style.setProperty("--board-aspect", String(W / (nLines * ROW)));
     clear(svg);
-    svg.append(s("rect", { x: 0, y: 0, width: W, height: nLines * ROW, rx: 22, fill: "#3a2f25" }));
+    svg.append(s("defs", {}, suggestDefs("ts-suggest")), s("rect", { x: 0, y: 0, width: W, height: nLines * ROW, rx: 22, fill: "#3a2f25" }));
     const placeTargets = new Set(selected?.pool ? legal.filter((x) => x.startsWith(`place ${selected.pool} `)).map((x) => x.split(" ")[2]) : []);
     const swapTargets = new Set(selected?.slot ? legal.filter((x) => x.startsWith("swap ") && x.split(" ").includes(selected.slot)).map((x) => x.split(" ").slice(1).find((y) => y !== selected.slot)) : []);
     const lastSlots = new Set(touched(v.last?.action));
@@ -236,10 +253,51 @@ export function create(host, extra) {
       ]);
     }
     shown = v;
-    drawActions(v, legal, msg);
+    drawActions(v, legal, msg, drawSuggestion(ctx.suggest, where, nLines, msg));
   }
 
-  function drawActions(v, legal, msg) {
+  /** A suggested move (``ctx.suggest``: a hint, the review's better move, an engine line): dashed
+   * blue rings round the slots it acts on (and the pool stone a placement takes, with an arrow
+   * up to its slot; a swap's two slots joined by a two-headed arrow below the stones). Naming,
+   * boasting and answering have nothing on the table to point at: the bar frames their button.
+   * Every suggestion is said in words under the bar's buttons. {text, said}, or null. */
+  function drawSuggestion(text, where, nLines, msg) {
+    svg.dataset.suggest = "";
+    if (typeof text !== "string" || !text) return null;
+    const [word, a, b] = text.split(" ");
+    const at = (slot) => where.get(slot);
+    const ring = (slot, r = 0.5 * U) => suggestCircle(...at(slot), r, slot);
+    // An arrow goes under the stones, slot numbers and captions of its line (they stay readable).
+    const under = (slot, node) => {
+      const line = nLines > 1 ? "ab".indexOf(slot[0]) : 0;
+      svg.insertBefore(node, svg.querySelector(`[data-slot="${label(nLines, line, 0)}"]`));
+    };
+    if (word === "place" && at(b)) {
+      const pool = where.get(`pool ${nLines > 1 ? "ab".indexOf(b[0]) : 0} ${a}`);
+      if (pool) {
+        const [x0, y0] = pool, [x1, y1] = at(b);
+        const len = Math.hypot(x1 - x0, y1 - y0) || 1;
+        const gap = (k) => [(x1 - x0) / len * k, (y1 - y0) / len * k];
+        const [sx, sy] = gap(0.5 * U), [ex, ey] = gap(0.62 * U);
+        svg.append(suggestCircle(x0, y0, 0.46 * U, `pool ${a}`));
+        under(b, suggestPath(`M${x0 + sx},${y0 + sy} L${x1 - ex},${y1 - ey}`, "ts-suggest", 5));
+      }
+      svg.append(ring(b));
+    } else if (word === "swap" && at(a) && at(b)) {
+      const [xa, y] = at(a), [xb] = at(b);
+      // Below the line, from each ring's lower side facing the other, dipping under the slot
+      // numbers between them (over the stones it would hide them).
+      const side = Math.sign(xb - xa) * 0.5 * U * Math.sin(0.7), down = y + 0.5 * U * Math.cos(0.7), low = y + 1.26 * U;
+      svg.append(ring(a), ring(b),
+        suggestPath(`M${xa + side},${down} C${xa + side},${low} ${xb - side},${low} ${xb - side},${down}`, "ts-suggest", 4, { both: true }));
+    } else if (["hide", "peek", "challenge"].includes(word) && at(a)) {
+      svg.append(ring(a));
+    }
+    svg.dataset.suggest = text;
+    return { text, said: `${text} (${actionWords(text, msg)})` };
+  }
+
+  function drawActions(v, legal, msg, suggestion) {
     const phaseText = {
       start: t("ts.phase.start"), turn: t("ts.phase.turn"), peeking: t("ts.phase.peeking"),
       "answer-challenge": t("ts.phase.answerChallenge", { slot: v.challenged ?? "?" }),
@@ -267,7 +325,8 @@ export function create(host, extra) {
       } else {
         content = ["boast", "believe", "doubt", "counter", "stop"].includes(head) ? t(`ts.${head}`) : x;
       }
-      buttons.push(h("button", { type: "button", class: `btn${head === "boast" ? " primary" : ""}`, "data-move": x, onclick: () => submit(x) }, content));
+      const cls = `btn${head === "boast" ? " primary" : ""}${x === suggestion?.text ? " suggest-target" : ""}`;
+      buttons.push(h("button", { type: "button", class: cls, "data-move": x, onclick: () => submit(x) }, content));
     }
     const naming = legal.some((x) => x.startsWith("name "));
     const hint = !legal.length ? "" : naming ? t("ts.hintName") : selected?.pool ? t("ts.hintPlace") : selected?.slot
@@ -276,6 +335,7 @@ export function create(host, extra) {
       h("div", { class: "body" },
         v.last ? h("p", { class: "hint", id: "ts-last", text: t("ts.last", { text: actionText(v.last, msg) }) }) : null,
         h("div", { class: "actions" }, hint ? h("span", { class: "label", text: hint }) : null, buttons),
+        suggestion ? suggestNote(suggestion.said, "ts-suggest-note") : null,
         v.revealed ? h("p", { class: "hint", id: "ts-revealed", "data-stone": v.revealed.stone, text: t("ts.youSee", { slot: v.revealed.slot, stone: stoneName(v.revealed.stone) }) }) : null));
   }
 
