@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
@@ -163,6 +164,33 @@ def test_a_paused_owner_loses_its_game_to_another_process_and_cannot_write_to_it
             assert len(taken.match.moves) == 4
 
     asyncio.run(scenario())
+
+
+def test_a_clock_running_out_on_a_game_taken_over_ends_quietly(db: str, caplog: pytest.LogCaptureFixture) -> None:
+    # The old owner's clock watch found the player out of time after another process had taken
+    # the game over: its save was fenced, and it logged "could not save the end of game ...;
+    # retrying", though nothing had failed: the game had moved (the hub says so, truly).
+    async def scenario() -> None:
+        async with node(db) as a, node(db) as b:
+            live = await new_game(a, clock=TimeControl(1))
+            await move(live)
+            await move(live)  # both have moved: seat 0's second of thinking runs out
+            clock_task = live._clock_task
+            assert clock_task is not None
+            async with live.lock:  # A's clock watch waits for the game until B has taken it over
+                cluster_of(a)._tasks[0].cancel()  # A pauses: its lease is no longer renewed
+                # (B ends it on time as it loads it, and unloads it at once: nobody watches it there.)
+                await eventually(lambda: query(db, "SELECT owner FROM games WHERE id = :g AND finished IS NOT NULL",
+                                               g=live.id) == [(cluster_of(b).id,)], "B to end the game on time")
+            await asyncio.wait([clock_task], timeout=30)
+            assert clock_task.done() and live.lost and live.id not in a.games
+            assert not live.match.over, "A saved nothing: its game stays as it was"
+
+    with caplog.at_level(logging.INFO, logger="qipan.server"):
+        asyncio.run(scenario())
+    said = [r.getMessage() for r in caplog.records]
+    assert any("was taken over by another server process" in m for m in said), said
+    assert not any("could not save" in m for m in said), said
 
 
 def test_a_process_that_leaves_hands_its_games_over_at_once(db: str) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from qipan.core import GameError, Match
 from qipan.core.clock import Reset, TimeControl
+from qipan.server.errors import Fenced
 from qipan.server.expiry import describe
 from qipan.server.store import GameRow
 
@@ -105,6 +106,8 @@ class Clocks:
                     try:
                         await self._commit(before)
                         return
+                    except Fenced:
+                        return  # the game moved to another process, which ends it (the hub said so)
                     except GameError:
                         log.warning("could not save the end of game %s (time); retrying", self.id)
                         wait = 1.0
