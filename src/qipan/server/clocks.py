@@ -52,7 +52,7 @@ class Clocks:
     lock: asyncio.Lock
     changed: asyncio.Event
 
-    if TYPE_CHECKING:  # LiveGame's
+    if TYPE_CHECKING:  # the rest of LiveGame
         @property
         def id(self) -> str: ...
         def seat_name(self, seat: int) -> str: ...

@@ -65,7 +65,7 @@ class Seats:
     changed: asyncio.Event
     clients: set[Client]
 
-    if TYPE_CHECKING:  # LiveGame's
+    if TYPE_CHECKING:  # the rest of LiveGame
         @property
         def id(self) -> str: ...
         def broadcast(self, since: int | None = None, skip: Client | None = None) -> None: ...
