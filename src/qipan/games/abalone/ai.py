@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from qipan.ai.agent import Agent, Blend, GreedyAgent
 from qipan.ai.search import WIN, AlphaBetaAgent
@@ -31,7 +31,7 @@ from qipan.core.game import Game
 from qipan.games.abalone.board import AHEAD, CELLS, DELTAS, NAMES, UNIVERSE, VALID, ring
 from qipan.games.abalone.game import BLACK_WON, DRAW, AbaloneState
 from qipan.games.abalone.moves import ALL_MOVES, AbaloneMove
-from qipan.games.abalone.search import EDGE, AbaloneSearch, _centre, _pairs
+from qipan.games.abalone.search import EDGE, AbaloneSearch, Weights, _centre, _pairs
 
 EDGE_CELLS = EDGE
 _RING = {c: ring(c) for c in CELLS}
@@ -64,17 +64,6 @@ _OFFBOARD = UNIVERSE & ~VALID
 _AHEAD = [(op, k, op(_OFFBOARD, 3 * k), op(_OFFBOARD, 4 * k), op(_OFFBOARD, 5 * k)) for op, k in AHEAD]
 """Per direction: the shift to what lies ahead (see ``board.AHEAD``) and the off-board cells 3, 4
 and 5 steps ahead."""
-
-
-class Weights(NamedTuple):
-    """Weights of the evaluation terms (points; one marble pushed out is ``material``)."""
-
-    material: float = 1000.0
-    centre: float = 20.0
-    cohesion: float = 6.0
-    edge: float = 15.0
-    push: float = 10.0
-    threat: float = 150.0
 
 
 DEFAULT = Weights()

@@ -88,9 +88,9 @@ _INWARD = [(k, EDGE & _OFF >> k, EDGE & _OFF << k) for k in _STEPS]
 """Per axis: edge cells whose next cell ahead (``+k``) / behind (``-k``) is off the board."""
 
 
-class Terms(NamedTuple):
-    """Weights of the evaluation (points; a marble pushed out is ``material``). The first six are
-    hard's (:class:`qipan.games.abalone.ai.Weights`); ``extra=False`` leaves out the rest."""
+class Weights(NamedTuple):
+    """Weights of the hard level's evaluation terms (points; one marble pushed out is
+    ``material``); :class:`Terms` starts from them."""
 
     material: float = 1000.0
     centre: float = 20.0
@@ -98,6 +98,21 @@ class Terms(NamedTuple):
     edge: float = 15.0
     push: float = 10.0
     threat: float = 150.0
+
+
+_HARDS = Weights()
+
+
+class Terms(NamedTuple):
+    """Weights of the evaluation (points; a marble pushed out is ``material``). The first six are
+    hard's (:class:`Weights`); ``extra=False`` leaves out the rest."""
+
+    material: float = _HARDS.material
+    centre: float = _HARDS.centre
+    cohesion: float = _HARDS.cohesion
+    edge: float = _HARDS.edge
+    push: float = _HARDS.push
+    threat: float = _HARDS.threat
     extra: bool = True
     to_move_threat: float = 250.0
     """On top of ``threat``, per ejecting push the side to move has: it can play one now."""
@@ -667,9 +682,14 @@ class AbaloneSearch:
             cached = evaluate(own, opp, self.terms)
             if len(self._evaluations) < self.table_size:
                 self._evaluations[key] = cached
+        return self._material(own, opp, quiet) + cached[0]
+
+    def _material(self, own: int, opp: int, quiet: int) -> float:
+        """The marble count's value for the side to move, scaled down as the quiet-move limit nears
+        (a draw there keeps nothing of a lead)."""
         limit = self._limit
         share = (limit - quiet) / limit if limit else 1.0
-        return self.terms.material * share * (own.bit_count() - opp.bit_count()) + cached[0]
+        return self.terms.material * share * (own.bit_count() - opp.bit_count())
 
     def _ordered(self, own: int, opp: int, depth: int, ply: int, tt_move: AbaloneMove | None) -> Iterator[AbaloneMove]:
         """The table move, the legal killer moves, then the rest (generated only if needed)."""
@@ -705,9 +725,7 @@ class AbaloneSearch:
             if len(self._evaluations) < self.table_size:
                 self._evaluations[key] = cached
         positional, threats = cached
-        limit = self._limit
-        share = (limit - quiet) / limit if limit else 1.0
-        value = self.terms.material * share * (own.bit_count() - opp.bit_count()) + positional
+        value = self._material(own, opp, quiet) + positional
         if not threats or not self.quiescence or not left or value >= beta:
             return value
         if value > alpha:
