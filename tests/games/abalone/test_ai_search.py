@@ -119,6 +119,23 @@ def test_a_double_threat_against_the_side_to_move_costs_more() -> None:
     assert without - value == MAX.double_threat
 
 
+def test_a_side_ahead_is_paid_for_the_distance_of_the_others_group_from_the_centre() -> None:
+    _, states = positions(80, 6)
+    leads = set()
+    for state in states:
+        own, opp = sides(state)
+        lead = own.bit_count() - opp.bit_count()
+        leads.add((lead > 0) - (lead < 0))
+        with_press, _ = search.evaluate(own, opp)
+        without, _ = search.evaluate(own, opp, MAX._replace(press=0.0))
+        pressed = opp if lead > 0 else own  # the group of the side behind
+        assert with_press - without == pytest.approx(MAX.press * lead * search._centre(pressed))
+        mirrored, _ = search.evaluate(opp, own)  # the side behind pays what the side ahead gains
+        mirrored_without, _ = search.evaluate(opp, own, MAX._replace(press=0.0))
+        assert mirrored - mirrored_without == pytest.approx(-(with_press - without))
+    assert leads == {-1, 0, 1}
+
+
 def test_edge_marbles_with_an_attacker_behind_are_targets() -> None:
     # black's b2 stands behind white's a1 on the line b2-a1 that leaves the board
     assert search._targets(bits("b2"), bits("a1")) == 1

@@ -281,7 +281,7 @@ static int ejecting_moves(bb own, bb opp, int *out) {
 typedef struct {
     double material, centre, cohesion, edge, push, threat;
     int extra;
-    double to_move_threat, double_threat, target, wedge;
+    double to_move_threat, double_threat, target, wedge, press;
 } Terms;
 
 static void tactics(bb own, bb opp, int r[5]) {
@@ -378,6 +378,11 @@ static double evaluate(const Terms *t, bb own, bb opp, int *threats) {
         value += t->to_move_threat * (double)r[1] + t->target * (double)r[4];
         if (r[3] > 1) value -= t->double_threat;
         if (t->wedge != 0.0) value += t->wedge * (double)(wedged(own, opp) - wedged(opp, own));
+        if (t->press != 0.0) {
+            int lead = popcount(own) - popcount(opp);
+            if (lead > 0) value += t->press * (double)lead * (double)centre(opp);
+            else if (lead < 0) value += t->press * (double)lead * (double)centre(own);
+        }
     }
     *threats = r[1];
     return value;
@@ -730,9 +735,9 @@ static int parse_terms(PyObject *obj, Terms *t) {
         PyErr_SetString(PyExc_TypeError, "terms: a Terms tuple");
         return -1;
     }
-    return PyArg_ParseTuple(obj, "ddddddpdddd;terms: a Terms tuple", &t->material, &t->centre, &t->cohesion,
+    return PyArg_ParseTuple(obj, "ddddddpddddd;terms: a Terms tuple", &t->material, &t->centre, &t->cohesion,
                             &t->edge, &t->push, &t->threat, &t->extra, &t->to_move_threat, &t->double_threat,
-                            &t->target, &t->wedge) ? 0 : -1;
+                            &t->target, &t->wedge, &t->press) ? 0 : -1;
 }
 
 static PyObject *py_ordered_moves(PyObject *self, PyObject *args) {

@@ -122,6 +122,10 @@ class Terms(NamedTuple):
     """Per edge marble with an opponent marble right behind it on a line that leaves the board."""
     wedge: float = 0.0
     """Per marble wedged between two opponent marbles on a line (it splits their group)."""
+    press: float = 30.0
+    """Per marble ahead, per ring the opponent's marbles stand from the centre: a side ahead
+    drives the other's group out of the centre towards the edge, where it can be pushed off (a
+    group holding the centre cannot, and a lead alone does not make it leave)."""
 
 
 HARD = Terms(extra=False)
@@ -230,6 +234,12 @@ def evaluate(own: int, opp: int, terms: Terms = MAX) -> tuple[float, int]:
             value -= terms.double_threat
         if terms.wedge:
             value += terms.wedge * (_wedged(own, opp) - _wedged(opp, own))
+        if terms.press:
+            lead = own.bit_count() - opp.bit_count()
+            if lead > 0:
+                value += terms.press * lead * _centre(opp)
+            elif lead < 0:
+                value += terms.press * lead * _centre(own)
     return value, my_threats
 
 
