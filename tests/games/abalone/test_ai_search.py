@@ -284,3 +284,28 @@ def test_a_single_legal_move_has_a_real_value(monkeypatch: pytest.MonkeyPatch) -
     assert -WIN / 2 < value < WIN / 2  # the position after it, searched one ply: not minus infinity
     (line,) = AbaloneSearch(depth=3, time_limit=None).multipv(game, state, lines=3)
     assert line.move is only and line.value == value
+
+
+def test_analysis_reads_max_lines_without_the_press_term() -> None:
+    from qipan.ai.analysis import analyse
+
+    game = qipan.load("abalone")
+    # black a marble ahead holds the centre; white's twelve stand on the edge
+    state = AbaloneState(bits("c4 c5 c6 d4 d5 d6 e4 e5 e6 e7 f5 f6 f7"),
+                         bits("a1 a5 b6 c7 e9 g9 i9 i5 h4 g3 f2 e1"), 0)
+    raw = AbaloneSearch(depth=3, time_limit=None, repetition_penalty=50.0).multipv(
+        game, state, lines=2, rng=random.Random(0))
+    found = analyse(game, game.view(state, 0), lines=2, depth=3, level="max").lines
+    assert [line.move for line in found] == [game.action_text(state, r.move) for r in raw]
+    for line, searched in zip(found, raw, strict=True):
+        at, end = state, None  # the line's balance is read where black is to move again
+        for text in line.pv:
+            at = game.next_state(at, game.parse_action(at, text))
+            if game.to_move(at) == 0:
+                end = at
+        end = at if end is None else end
+        lead = end.black.bit_count() - end.white.bit_count()
+        behind = end.white if lead > 0 else end.black
+        assert lead  # black stays ahead: the term is there to take out
+        assert line.evaluation.value == pytest.approx(searched.value - MAX.press * lead * search._centre(behind))
+        assert line.evaluation.balance == pytest.approx(line.evaluation.value / MAX.material)

@@ -28,11 +28,17 @@ def _budget(position: Position, agent: Any) -> Any:
     return agent
 
 
-def _searched(position: Position, found: list[RootLine], method: str, depth: int, nodes: int) -> Found:
+def _searched(position: Position, found: list[RootLine], method: str, depth: int, nodes: int,
+              readable: Callable[[Game[Any, Any], Any, int, float], float] | None = None) -> Found:
+    """The lines of ``found``, each evaluated at its end; ``readable`` (a searcher's
+    ``analysis_value``) first takes out of a value what only steers that search."""
     game, state, player = position.game, position.state, position.player
-    lines = [Line(position.text(r.move),
-                  search_evaluation(game, _line_end(game, state, r.pv, player), player, r.value),
-                  _pv_texts(game, state, r.pv)) for r in found]
+    lines = []
+    for r in found:
+        end = _line_end(game, state, r.pv, player)
+        value = r.value if readable is None else readable(game, end, player, r.value)
+        lines.append(Line(position.text(r.move), search_evaluation(game, end, player, value),
+                          _pv_texts(game, state, r.pv)))
     return Found(lines, method, depth, nodes)
 
 
@@ -42,7 +48,8 @@ def _multipv(position: Position, agent: Any) -> Found:
         agent.observe(position.game, seen)
     found = agent.multipv(position.game, position.state, lines=position.lines, include=position.include,
                           rng=position.rng)
-    return _searched(position, found, "search", agent.stats.depth, agent.stats.nodes)
+    return _searched(position, found, "search", agent.stats.depth, agent.stats.nodes,
+                     getattr(agent, "analysis_value", None))
 
 
 def _top(scored: Sequence[tuple[Any, float]], lines: int, include: Sequence[Any]) -> list[tuple[Any, float]]:

@@ -501,6 +501,18 @@ class AbaloneSearch:
             self._time_limit = time_limit
             self._forget(drop_core=True)
 
+    def analysis_value(self, game: Game[Any, Any], state: AbaloneState, player: int, value: float) -> float:
+        """For :mod:`qipan.ai.analysis`: a line's ``value`` for ``player`` without the ``press``
+        term at ``state`` (the line's end), which steers the search but is no marbles a player
+        has: a lead of one with the other group far from the centre would read two."""
+        if not (self.terms.extra and self.terms.press) or abs(value) > WIN / 2:
+            return value
+        own, opp = (state.black, state.white) if player == 0 else (state.white, state.black)
+        lead = own.bit_count() - opp.bit_count()
+        if not lead:
+            return value
+        return value - self.terms.press * lead * _centre(opp if lead > 0 else own)
+
     def _pv(self, own: int, opp: int, quiet: int, move: AbaloneMove, depth: int) -> tuple[AbaloneMove, ...]:
         """``move`` and the table's best moves after it (at most ``depth`` moves in all), as far
         as the table holds them: read right after the move's search, before others overwrite it."""
