@@ -14,13 +14,16 @@ from qipan.core.errors import GameError
 from qipan.games.chinese_checkers import ChineseCheckers, ChineseCheckersState
 from qipan.games.chinese_checkers.ai import (
     MAX_SECONDS,
+    OUTSIDE_COST,
     REPETITION_PENALTY,
     WIN,
     RacePlanAgent,
+    lead_counting_entries,
     lead_over_leader,
     position_key,
     race_cost,
     race_costs,
+    with_turn,
 )
 from qipan.games.chinese_checkers.board import NAMES, NUM_HOLES, POINT_HOLES, POINT_OF
 from tests.games.chinese_checkers.helpers import position
@@ -65,6 +68,18 @@ def near_finish(game: ChineseCheckers) -> ChineseCheckersState:
     return state._replace(board=tuple(board))
 
 
+def entering(game: ChineseCheckers) -> ChineseCheckersState:
+    """Four players: red's target (point 4) full but for n3 and n4, one red piece next to them on
+    m7 and one far behind on i5; yellow and purple at home, green nearly home (in red's)."""
+    pieces = {name: 0 for name in ("q1", "p1", "p2", "o1", "o2", "o3", "n1", "n2", "m7", "i5")}
+    for player in (1, 3):
+        pieces.update((NAMES[h], player) for h in game.home_holes(player))
+    greens = sorted(game.home_holes(0), key=lambda h: game.distance_table(2)[h])[:9]
+    pieces.update((NAMES[h], 2) for h in greens)
+    pieces["g7"] = 2
+    return position(pieces)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_levels_choose_legal_moves(players: int, level: str) -> None:
@@ -97,7 +112,8 @@ def test_levels_are_what_the_docs_say() -> None:
     for players in (3, 4, 6):
         hard = make_agent(load(players), "hard")
         assert isinstance(hard, BestReplyAgent)
-        assert hard.depth == 5 and hard.evaluate is lead_over_leader
+        assert hard.depth == 5
+        assert hard.evaluate is (lead_counting_entries if players == 4 else lead_over_leader)
 
 
 @pytest.mark.parametrize("players", [3, 6])
@@ -128,6 +144,31 @@ def test_lead_over_leader_counts_only_the_closest_opponent() -> None:
         assert gains
         lead = lead_over_leader(game, gains[0], 0)
         assert (lead < lead_over_leader(game, state, 0)) if changes else lead == lead_over_leader(game, state, 0)
+
+
+def test_four_player_hard_brings_the_last_pieces_into_the_target() -> None:
+    game = load(4)
+    state = entering(game)
+    assert game.state_from_json(game.state_to_json(state)) == state  # a position a game can hold
+    for seed in range(3):
+        move = make_agent(game, "hard").choose(game, game.view(state, 0), random.Random(seed))
+        assert game.action_text(state, move) == "m7-n3"
+    # the race cost alone prefers the straggler's step (its squared distance falls more)
+    plain = BestReplyAgent(lead_over_leader, with_turn, depth=1).choose(game, game.view(state, 0), random.Random(0))
+    assert game.action_text(state, plain).startswith("i5-")
+    counted = BestReplyAgent(lead_counting_entries, with_turn, depth=1)
+    assert game.action_text(state, counted.choose(game, game.view(state, 0), random.Random(0))) == "m7-n3"
+
+
+def test_counting_entries_adds_the_outside_cost_per_piece_outside_the_target() -> None:
+    game = load(4)
+    for state in (game.initial_state(), midgame(game, 40, seed=4), entering(game)):
+        plain, counted = race_costs(game, state), race_costs(game, state, OUTSIDE_COST)
+        for player in range(4):
+            target = set(game.target_holes(player))
+            outside = sum(1 for h, owner in enumerate(state.board) if owner == player + 1 and h not in target)
+            assert counted[player] - plain[player] == pytest.approx(OUTSIDE_COST * outside)
+    assert race_costs(game, entering(game), OUTSIDE_COST)[0] - race_costs(game, entering(game))[0] == 2 * OUTSIDE_COST
 
 
 def test_lead_over_leader_scores_finished_games_by_payoff() -> None:

@@ -30,6 +30,9 @@ from qipan.games.chinese_checkers.game import ChineseCheckers, ChineseCheckersSt
 from qipan.games.chinese_checkers.stragglers import cost as straggler_cost
 
 STRAGGLER_WEIGHT = 0.15
+OUTSIDE_COST = 3.0
+"""What four-player hard adds to the race cost of each piece still outside its target: every such
+piece needs at least one more move, and four-player races are won or lost by a move or two."""
 WIN = 10000.0
 _MARGIN = 1000.0  # more than any race-cost difference, less than the gap between two places
 
@@ -39,9 +42,10 @@ def race_cost(game: ChineseCheckers, state: ChineseCheckersState, player: int) -
     return race_costs(game, state)[player]
 
 
-def race_costs(game: ChineseCheckers, state: ChineseCheckersState) -> list[float]:
-    """:func:`race_cost` of every player, in one pass over the board."""
-    tables = _cost_tables(game)
+def race_costs(game: ChineseCheckers, state: ChineseCheckersState, outside: float = 0.0) -> list[float]:
+    """:func:`race_cost` of every player, in one pass over the board (each piece outside its
+    target costing ``outside`` more)."""
+    tables = _cost_tables(game, outside)
     costs = [0.0] * game.num_players
     for hole, owner in enumerate(state.board):
         if owner:
@@ -56,15 +60,18 @@ def own_cost(game: ChineseCheckers, state: ChineseCheckersState, player: int, co
     return costs[player] + straggler_cost(game, state.board, player)
 
 
-_TABLES: dict[tuple[int, int], tuple[tuple[float, ...], ...]] = {}
+_TABLES: dict[tuple[int, int, float], tuple[tuple[float, ...], ...]] = {}
 
 
-def _cost_tables(game: ChineseCheckers) -> tuple[tuple[float, ...], ...]:
-    key = (game.num_players, game.config["pieces"])
+def _cost_tables(game: ChineseCheckers, outside: float = 0.0) -> tuple[tuple[float, ...], ...]:
+    key = (game.num_players, game.config["pieces"], outside)
     if key not in _TABLES:
-        _TABLES[key] = tuple(
-            tuple(d + STRAGGLER_WEIGHT * d * d for d in game.distance_table(p)) for p in range(game.num_players)
-        )
+        tables = []
+        for p in range(game.num_players):
+            target = frozenset(game.target_holes(p))
+            tables.append(tuple(d + STRAGGLER_WEIGHT * d * d + (0.0 if h in target else outside)
+                                for h, d in enumerate(game.distance_table(p))))
+        _TABLES[key] = tuple(tables)
     return _TABLES[key]
 
 
@@ -96,16 +103,16 @@ def _place_value(place: int, players: int) -> float:
     return 1 - 2 * place / (players - 1)
 
 
-def _race_lead(game: Game[Any, Any], state: Any, player: int, closest: bool) -> float:
+def _race_lead(game: Game[Any, Any], state: Any, player: int, closest: bool, outside: float = 0.0) -> float:
     """``player``'s race cost ahead of the others: of their mean, or of the closest one still
-    racing; finished games score their payoff times a large constant, the capture variant
-    :func:`evaluate`."""
+    racing (each piece outside its target costing ``outside`` more); finished games score their
+    payoff times a large constant, the capture variant :func:`evaluate`."""
     assert isinstance(game, ChineseCheckers)
     if state.turn is None:
         return WIN * game.returns(state)[player]
     if game.capture:
         return evaluate(game, state, player)
-    costs = race_costs(game, state)
+    costs = race_costs(game, state, outside)
     own = own_cost(game, state, player, costs)
     if not closest:
         others = [costs[p] for p in range(game.num_players) if p != player]
@@ -124,6 +131,14 @@ def lead_over_leader(game: Game[Any, Any], state: Any, player: int) -> float:
     more players): what decides a race is whether one finishes before the fastest opponent, so
     slowing a trailing opponent is worth nothing."""
     return _race_lead(game, state, player, closest=True)
+
+
+def lead_counting_entries(game: Game[Any, Any], state: Any, player: int) -> float:
+    """:func:`lead_over_leader` with every piece outside its target costing :data:`OUTSIDE_COST`
+    more (four-player hard's evaluation): a move into the target is worth more than the holes it
+    covers, so hard brings its last pieces in rather than stepping a piece far behind, whose
+    squared distance falls more."""
+    return _race_lead(game, state, player, closest=True, outside=OUTSIDE_COST)
 
 
 def order(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
@@ -259,10 +274,12 @@ def _medium(game: Game[Any, Any]) -> Agent:
 def _hard(game: Game[Any, Any]) -> Agent:
     """Two players: alpha-beta to depth 3. More: best-reply search to depth 5 (own move, the
     strongest reply of any opponent, own move, ...) over the 6 most advancing moves, valuing
-    the race against the closest opponent."""
+    the race against the closest opponent (with four players, counting the pieces still outside
+    each target: :func:`lead_counting_entries`)."""
     if game.num_players == 2:
         return _alphabeta(3, 3.0, "hard")
-    return BestReplyAgent(lead_over_leader, with_turn, depth=5, time_limit=3.0, order=_beam(6), name="hard")
+    value = lead_counting_entries if game.num_players == 4 else lead_over_leader
+    return BestReplyAgent(value, with_turn, depth=5, time_limit=3.0, order=_beam(6), name="hard")
 
 
 MAX_SECONDS = 3.0
@@ -286,7 +303,8 @@ and max: the same deepened for 3 s a move. Three or four players: medium plans t
 moves with the others frozen (:class:`RacePlanAgent`); six: medium searches half its moves
 (best-reply search to depth 2) and plays easy's at the others. Three or more: hard is best-reply
 search to depth 5 over the 6 most advancing moves by the lead over the closest opponent (3 s
-cap); there is no max."""
+cap; with four players counting the pieces outside each target, :func:`lead_counting_entries`);
+there is no max."""
 
 
 def offered_levels(game: Game[Any, Any]) -> list[str]:
