@@ -245,7 +245,8 @@ def play(args: argparse.Namespace, index: int, stats: dict[str, Any]) -> float:
         state = game.next_state(state, move)
         if args.verbose and state.ply % 20 == 0:
             print(f"  move {state.ply}: A {stats['a_time'] / max(stats['a_moves'], 1):.3f} s/move, "
-                  f"B {stats['b_time'] / max(stats['b_moves'], 1):.3f} s/move", flush=True)
+                  f"B {stats['b_time'] / max(stats['b_moves'], 1):.3f} s/move"
+                  + (f"; {targets(game, state, seats)}" if state.ply % 100 == 0 else ""), flush=True)
     returns = list(os_state.returns()) if os_state.is_terminal() else [0.0] * n
     if (state.turn is None) != os_state.is_terminal():
         stats["disagreements"] += 1
@@ -255,14 +256,31 @@ def play(args: argparse.Namespace, index: int, stats: dict[str, Any]) -> float:
         stats["disagreements"] += 1
         print(f"  disagreement on the result: qipan {game.returns(state)}, OpenSpiel {returns}")
     result = outcome_for_a(seats, returns)
-    if state.turn is not None:  # drawn at the limit: say who was stuck where
-        for p in range(n):
-            target = game.target_holes(p)
-            print(f"  seat {p + 1} ({seats[p]}): {sum(state.board[h] == p + 1 for h in target)} of {len(target)} "
-                  f"target holes own, {sum(state.board[h] not in (0, p + 1) for h in target)} foreign", flush=True)
+    report = draw_report(game, state, seats)
+    if report:
+        print(f"  drawn: {report}", flush=True)
     print(f"game {index + 1}: seats {''.join(seats)}, {game.result_text(state)} after {state.ply} moves, "
           f"A scores {result}", flush=True)
     return result
+
+
+def targets(game: ChineseCheckers, state: ChineseCheckersState, seats: Sequence[str]) -> str:
+    """Each seat's target: how many holes hold its own pieces and how many someone else's (the
+    foreign pieces are the ones a player cannot finish past under OpenSpiel's rules)."""
+    parts = []
+    for p, seat in enumerate(seats):
+        target = game.target_holes(p)
+        own = sum(state.board[h] == p + 1 for h in target)
+        foreign = [NAMES[h] for h in target if state.board[h] not in (0, p + 1)]
+        parts.append(f"seat {p + 1} ({seat}) {own}/{len(target)} own" + (f", foreign on {' '.join(foreign)}"
+                                                                          if foreign else ""))
+    return "; ".join(parts)
+
+
+def draw_report(game: ChineseCheckers, state: ChineseCheckersState, seats: Sequence[str]) -> str | None:
+    """For a game that ended with nobody finished (a draw at the move limit): :func:`targets`,
+    to see who was stuck where; None when someone won."""
+    return None if state.finished else targets(game, state, seats)
 
 
 def main(argv: list[str] | None = None) -> int:

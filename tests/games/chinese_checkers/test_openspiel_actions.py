@@ -118,3 +118,33 @@ def test_the_cpp_mcts_bot_gets_the_simulations_and_seed(bridge: ModuleType) -> N
     assert spiel.calls == [("evaluator", (1, 71)), ("mcts", ("game", "evaluator", 2.0, 1000, 1000, True, 71, False))]
     assert bridge.make_bot(spiel, "game", 1, "random", 1000, 72) == "random bot"
     assert spiel.calls[-1] == ("random", (1, 72))
+
+
+def test_a_draw_at_the_move_limit_says_whose_target_is_blocked(bridge: ModuleType) -> None:
+    game = qipan.load("chinese-checkers", players=2, **{**bridge.OPENSPIEL_OPTIONS, "max_moves": 6})
+    assert isinstance(game, ChineseCheckers)
+    state, rng = game.initial_state(), random.Random(3)
+    while state.turn is not None:
+        state = game.next_state(state, rng.choice(game.legal_actions(state)))
+    assert not state.finished  # drawn at the limit, and qipan's game is over too
+    report = bridge.draw_report(game, state, ["a", "b"])
+    assert report is not None
+    first, second = report.split("; ")
+    # each target is the other's home: after three moves each, seven or more foreign pieces still sit in it
+    for part, seat in ((first, "seat 1 (a) 0/10 own"), (second, "seat 2 (b) 0/10 own")):
+        assert part.startswith(seat + ", foreign on ")
+        assert len(part.split("foreign on ")[1].split()) >= 7
+
+
+def test_a_won_game_has_no_draw_report(bridge: ModuleType) -> None:
+    game = qipan.load("chinese-checkers", players=2, **bridge.OPENSPIEL_OPTIONS)
+    assert isinstance(game, ChineseCheckers)
+    target = game.target_holes(0)
+    board = [0] * NUM_HOLES
+    for h in target:
+        board[h] = 1
+    for h in game.target_holes(1):
+        board[h] = 2
+    won = ChineseCheckersState(tuple(board), None, (0,))
+    assert bridge.draw_report(game, won, ["a", "b"]) is None
+    assert "seat 1 (a) 10/10 own" in bridge.targets(game, won, ["a", "b"])
