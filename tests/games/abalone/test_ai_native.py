@@ -25,7 +25,7 @@ from qipan.games.abalone import search
 from qipan.games.abalone.game import AbaloneState
 from qipan.games.abalone.moves import ALL_MOVES, NUM_ACTIONS, generate, is_legal, move_id, perform
 from qipan.games.abalone.search import HARD, MAX, AbaloneSearch, Terms, ejecting_moves, ordered_moves, tactics
-from tests.games.abalone.test_ai_search import sides
+from tests.games.abalone.test_ai_search import played, sides
 
 
 def _compiler() -> str | None:
@@ -38,26 +38,6 @@ native = pytest.mark.skipif(
     not search.NATIVE and _compiler() is None and not os.environ.get("QIPAN_REQUIRE_NATIVE"),
     reason="no C compiler on this machine, so the optional compiled core cannot be built",
 )
-
-
-def played(count: int, seed: int, options: dict[str, Any] | None = None) -> tuple[Game[Any, Any], list[AbaloneState]]:
-    """Positions of seeded random play that prefers pushing marbles off, so positions with few
-    marbles, wins one push away and quiet-move counts near the limit occur."""
-    game = qipan.load("abalone", options=options or {})
-    rng = random.Random(seed)
-    found: list[AbaloneState] = []
-    while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, 200)):
-            if game.to_move(state) is None:
-                break
-            own, opp = sides(state)
-            ejecting = ejecting_moves(own, opp)
-            moves = ejecting if ejecting and rng.random() < 0.6 else game.legal_actions(state)
-            state = game.next_state(state, rng.choice(moves))
-        if game.to_move(state) is not None:
-            found.append(state)
-    return game, found
 
 
 @native

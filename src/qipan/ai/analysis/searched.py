@@ -31,12 +31,18 @@ def _budget(position: Position, agent: Any) -> Any:
 def _searched(position: Position, found: list[RootLine], method: str, depth: int, nodes: int,
               readable: Callable[[Game[Any, Any], Any, int, float], float] | None = None) -> Found:
     """The lines of ``found``, each evaluated at its end; ``readable`` (a searcher's
-    ``analysis_value``) first takes out of a value what only steers that search."""
+    ``analysis_value``) first takes out of a value what only steers that search, given the
+    position where the line's moves end."""
     game, state, player = position.game, position.state, position.player
     lines = []
     for r in found:
         end = _line_end(game, state, r.pv, player)
-        value = r.value if readable is None else readable(game, end, player, r.value)
+        value = r.value
+        if readable is not None:
+            last = state
+            for action in r.pv:
+                last = game.next_state(last, action)
+            value = readable(game, last, player, value)
         lines.append(Line(position.text(r.move), search_evaluation(game, end, player, value),
                           _pv_texts(game, state, r.pv)))
     return Found(lines, method, depth, nodes)

@@ -31,7 +31,8 @@ from qipan.core.game import Game
 from qipan.games.abalone.board import AHEAD, CELLS, DELTAS, NAMES, UNIVERSE, VALID, ring
 from qipan.games.abalone.game import BLACK_WON, DRAW, AbaloneState
 from qipan.games.abalone.moves import ALL_MOVES, AbaloneMove
-from qipan.games.abalone.search import EDGE, AbaloneSearch, Weights, _centre, _pairs
+from qipan.games.abalone.search import EDGE, AbaloneSearch, _centre, _pairs
+from qipan.games.abalone.search import Weights as Weights  # hard's evaluation weights
 
 EDGE_CELLS = EDGE
 _RING = {c: ring(c) for c in CELLS}

@@ -503,15 +503,17 @@ class AbaloneSearch:
 
     def analysis_value(self, game: Game[Any, Any], state: AbaloneState, player: int, value: float) -> float:
         """For :mod:`qipan.ai.analysis`: a line's ``value`` for ``player`` without the ``press``
-        term at ``state`` (the line's end), which steers the search but is no marbles a player
-        has: a lead of one with the other group far from the centre would read two."""
-        if not (self.terms.extra and self.terms.press) or abs(value) > WIN / 2:
+        term, which steers the search but is no marbles a player has (a lead of one with the
+        other group far from the centre would read three). ``state`` is where the line's moves
+        end; the search scored the position its quiescence search reached from there, so the
+        term is taken as the difference that quiescence search makes with and without it."""
+        if not (self.terms.extra and self.terms.press) or abs(value) > WIN / 2 or game.to_move(state) is None:
             return value
-        own, opp = (state.black, state.white) if player == 0 else (state.white, state.black)
-        lead = own.bit_count() - opp.bit_count()
-        if not lead:
-            return value
-        return value - self.terms.press * lead * _centre(opp if lead > 0 else own)
+        limit = int(game.config.get("quiet_move_limit", 0) or 0)
+        own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+        pressed = (_settled(own, opp, state.quiet, limit, self.terms)
+                   - _settled(own, opp, state.quiet, limit, self.terms._replace(press=0.0)))
+        return value - (pressed if state.turn == player else -pressed)
 
     def _pv(self, own: int, opp: int, quiet: int, move: AbaloneMove, depth: int) -> tuple[AbaloneMove, ...]:
         """``move`` and the table's best moves after it (at most ``depth`` moves in all), as far
@@ -766,3 +768,9 @@ class AbaloneSearch:
                         break
         return value
 
+
+def _settled(own: int, opp: int, quiet: int, limit: int, terms: Terms) -> float:
+    """The quiescence value of a position for the side to move (owning ``own``) with ``terms``."""
+    probe = AbaloneSearch(terms=terms, time_limit=None, native=False)
+    probe._limit = limit
+    return probe._quiesce(own, opp, quiet, -math.inf, math.inf, 0, QUIESCENCE_DEPTH)

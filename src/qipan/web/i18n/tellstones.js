@@ -49,7 +49,7 @@ export default {
     "ts.hide": "蓋棋 {slot}", "ts.peek": "謎棋 {slot}", "ts.peekPartner": "讓隊友謎棋 {slot}",
     "ts.challenge": "挑戰 {slot}", "ts.boast": "吹牛", "ts.believe": "我相信", "ts.doubt": "我不相信",
     "ts.counter": "那又怎樣，我也都知道", "ts.stop": "停止謎棋", "ts.starts": "{name} 先攻",
-    "ts.placeOn": "把{stone}放在第 {slot} 格", "ts.swap": "換位第 {a} 格和第 {b} 格", "ts.nameIt": "說出{stone}",
+    "ts.placeOn": "把{stone}放在第 {slot} 格", "ts.swap": "交換第 {a} 格和第 {b} 格", "ts.nameIt": "說出{stone}",
     "ts.hintPlace": "點選高亮的格來放置", "ts.hintSlot": "選擇一個行動，或點選另一顆棋石來換位",
     "ts.hintBoard": "點選棋池中的棋石來放置，或點選棋線上的棋石", "ts.hintName": "說出這是什麼棋",
     "ts.youSee": "你看到第 {slot} 格：{stone}",
