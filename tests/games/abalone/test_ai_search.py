@@ -25,45 +25,37 @@ def bits(names: str) -> int:
     return sum(1 << INDEX[name] for name in names.split())
 
 
-def positions(count: int, seed: int,
-              options: dict[str, Any] | None = None) -> tuple[Game[Any, Any], list[AbaloneState]]:
-    """Positions of seeded random play (long games, so edges, pushes and lost marbles occur)."""
+def positions(count: int, seed: int, options: dict[str, Any] | None = None, *, eject: float = 0.0,
+              longest: int = 160) -> tuple[Game[Any, Any], list[AbaloneState]]:
+    """Positions of seeded random play (long games, so edges, pushes and lost marbles occur).
+    With ``eject``, a push off the board is chosen with that chance whenever there is one."""
     game = qipan.load("abalone", options=options or {})
     rng = random.Random(seed)
     found: list[AbaloneState] = []
     while len(found) < count:
         state = game.initial_state()
-        for _ in range(rng.randrange(0, 160)):
+        for _ in range(rng.randrange(0, longest)):
             if game.to_move(state) is None:
                 break
-            state = game.next_state(state, rng.choice(game.legal_actions(state)))
+            moves = game.legal_actions(state)
+            if eject:
+                ejecting = ejecting_moves(*sides(state))
+                if ejecting and rng.random() < eject:
+                    moves = ejecting
+            state = game.next_state(state, rng.choice(moves))
         if game.to_move(state) is not None:
             found.append(state)
     return game, found
-
-
-def sides(state: AbaloneState) -> tuple[int, int]:
-    return (state.black, state.white) if state.turn == 0 else (state.white, state.black)
 
 
 def played(count: int, seed: int, options: dict[str, Any] | None = None) -> tuple[Game[Any, Any], list[AbaloneState]]:
     """Positions of seeded random play that prefers pushing marbles off, so positions with few
     marbles, wins one push away and quiet-move counts near the limit occur."""
-    game = qipan.load("abalone", options=options or {})
-    rng = random.Random(seed)
-    found: list[AbaloneState] = []
-    while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, 200)):
-            if game.to_move(state) is None:
-                break
-            own, opp = sides(state)
-            ejecting = ejecting_moves(own, opp)
-            moves = ejecting if ejecting and rng.random() < 0.6 else game.legal_actions(state)
-            state = game.next_state(state, rng.choice(moves))
-        if game.to_move(state) is not None:
-            found.append(state)
-    return game, found
+    return positions(count, seed, options, eject=0.6, longest=200)
+
+
+def sides(state: AbaloneState) -> tuple[int, int]:
+    return (state.black, state.white) if state.turn == 0 else (state.white, state.black)
 
 
 def test_ordered_moves_are_the_legal_moves_ejections_and_pushes_first() -> None:
