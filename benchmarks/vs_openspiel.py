@@ -266,14 +266,20 @@ def play(args: argparse.Namespace, index: int, stats: dict[str, Any]) -> float:
 
 def targets(game: ChineseCheckers, state: ChineseCheckersState, seats: Sequence[str]) -> str:
     """Each seat's target: how many holes hold its own pieces and how many someone else's (the
-    foreign pieces are the ones a player cannot finish past under OpenSpiel's rules)."""
+    foreign pieces are the ones a player cannot finish past under OpenSpiel's rules), and where its
+    last pieces outside stand when three or fewer are left."""
     parts = []
     for p, seat in enumerate(seats):
         target = game.target_holes(p)
         own = sum(state.board[h] == p + 1 for h in target)
+        text = f"seat {p + 1} ({seat}) {own}/{len(target)} own"
         foreign = [NAMES[h] for h in target if state.board[h] not in (0, p + 1)]
-        parts.append(f"seat {p + 1} ({seat}) {own}/{len(target)} own" + (f", foreign on {' '.join(foreign)}"
-                                                                          if foreign else ""))
+        if foreign:
+            text += f", foreign on {' '.join(foreign)}"
+        outside = [NAMES[h] for h, owner in enumerate(state.board) if owner == p + 1 and h not in target]
+        if 0 < len(outside) <= 3:
+            text += f", last outside on {' '.join(outside)}"
+        parts.append(text)
     return "; ".join(parts)
 
 

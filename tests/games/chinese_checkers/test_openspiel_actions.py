@@ -13,7 +13,7 @@ import pytest
 
 import qipan
 from qipan.games.chinese_checkers import ChineseCheckers, ChineseCheckersState
-from qipan.games.chinese_checkers.board import NEIGHBOURS, NUM_HOLES, hole_index
+from qipan.games.chinese_checkers.board import NAMES, NEIGHBOURS, NUM_HOLES, hole_index
 from qipan.games.chinese_checkers.moves import PASS, Move
 
 SCRIPT = Path(__file__).parents[3] / "benchmarks" / "vs_openspiel.py"
@@ -147,4 +147,11 @@ def test_a_won_game_has_no_draw_report(bridge: ModuleType) -> None:
         board[h] = 2
     won = ChineseCheckersState(tuple(board), None, (0,))
     assert bridge.draw_report(game, won, ["a", "b"]) is None
-    assert "seat 1 (a) 10/10 own" in bridge.targets(game, won, ["a", "b"])
+    assert bridge.targets(game, won, ["a", "b"]).startswith("seat 1 (a) 10/10 own; ")
+    # one piece short: the hole it left empty, and where the piece stands
+    last = max(target, key=lambda h: game.distance_table(0)[h])
+    outside = game.home_holes(0)[0]
+    board[last], board[outside] = 0, 1
+    short = ChineseCheckersState(tuple(board), None)
+    assert bridge.targets(game, short, ["a", "b"]).startswith(
+        f"seat 1 (a) 9/10 own, last outside on {NAMES[outside]}; ")
