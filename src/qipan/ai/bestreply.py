@@ -46,8 +46,8 @@ class BestReplyAgent(_StateSearchAgent):
         self.name = name
         self.stats = SearchStats()
 
-    def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
-        rng = rng or random.Random(0)
+    def _begin(self, game: Game[Any, Any], state: Any, rng: random.Random) -> tuple[float, list[Any]]:
+        """Start a search at ``state``: its clock, and the root moves shuffled, then ordered."""
         start = time.perf_counter()
         self._deadline = start + self.time_limit if self.time_limit else math.inf
         self._nodes = 0
@@ -59,6 +59,10 @@ class BestReplyAgent(_StateSearchAgent):
         rng.shuffle(actions)
         if self.order is not None:
             actions = self.order(game, state, actions)
+        return start, actions
+
+    def search(self, game: Game[Any, Any], state: Any, rng: random.Random | None = None) -> tuple[Any, float]:
+        start, actions = self._begin(game, state, rng or random.Random(0))
         best, value, done = actions[0], -math.inf, 0
         for depth in range(1, self.depth + 1):
             try:
@@ -81,18 +85,7 @@ class BestReplyAgent(_StateSearchAgent):
                 rng: random.Random | None = None) -> list[RootLine]:
         """The exact values of the best ``lines`` root moves and of every included one, best first,
         deepening like :meth:`search` (the line of a move is the move alone: no table)."""
-        rng = rng or random.Random(0)
-        start = time.perf_counter()
-        self._deadline = start + self.time_limit if self.time_limit else math.inf
-        self._nodes = 0
-        self._game = game
-        root = game.to_move(state)
-        assert root is not None and root >= 0, "best-reply search chooses for a deciding player"
-        self._root = root
-        actions = list(game.legal_actions(state))
-        rng.shuffle(actions)
-        if self.order is not None:
-            actions = self.order(game, state, actions)
+        start, actions = self._begin(game, state, rng or random.Random(0))
         wanted = set(include)
         actions += [a for a in game.legal_actions(state) if a in wanted and a not in actions]  # beyond a beam
 
