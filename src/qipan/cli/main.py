@@ -6,6 +6,7 @@ import typer
 
 from qipan.cli.analyse import analyse_command
 from qipan.cli.arena import arena_command
+from qipan.cli.balance import balance_command
 from qipan.cli.deck import deck_app
 from qipan.cli.engine import engine_command
 from qipan.cli.perft import perft_command
@@ -25,6 +26,7 @@ app.command("replay")(replay_command)
 app.command("play", context_settings=PLAY_SETTINGS)(play_command)
 app.command("simulate")(simulate_command)
 app.command("arena")(arena_command)
+app.command("balance")(balance_command)
 app.command("analyse")(analyse_command)
 app.command("serve")(serve_command)
 app.add_typer(deck_app, name="deck")

@@ -1,0 +1,245 @@
+"""The balance lab: seat shares and their intervals, sweeps, starter rotation, the JSON report,
+hostile options and the plot's missing dependency."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from qipan.ai.arena import paired_interval, wilson
+from qipan.ai.balance import (
+    SCHEMA,
+    BalanceSpec,
+    SeatGame,
+    fairest,
+    make_plan,
+    margin_report,
+    parse_sweep,
+    practical_level,
+    run,
+    seat_report,
+    shares,
+    starter_option,
+)
+from qipan.cli.balance import pyplot, write_plot
+from qipan.cli.main import app
+from qipan.core.errors import GameError
+from qipan.core.registry import load
+
+
+def cli(*args: str) -> tuple[int, str]:
+    """Exit code and output, rich's boxes drawn away and lines joined."""
+    result = CliRunner().invoke(app, ["balance", *args])
+    text = re.sub(r"[│╭╮╰╯─┃┏┓┗┛━┳┻╇┡┩└┘┴┬├┤┼]", " ", result.output)
+    return result.exit_code, " ".join(text.split())
+
+
+def game(index: int, order: list[int], returns: list[float], margin: float | None = None) -> SeatGame:
+    return SeatGame(index, 0, order, returns, "rules", 10, 10, 0.0, f"g{index}", margin)
+
+
+# -- the maths ----------------------------------------------------------------------------------
+
+
+def test_shares_split_a_tied_best_payoff() -> None:
+    assert shares([0, 1], [1.0, -1.0]) == [1.0, 0.0]
+    assert shares([1, 0], [1.0, -1.0]) == [0.0, 1.0]  # seat 0 won, moving second
+    assert shares([0, 1, 2], [0.0, 0.0, 0.0]) == pytest.approx([1 / 3] * 3)
+    assert shares([0, 1, 2, 3], [1.0, -1.0, 1.0, -1.0]) == [0.5, 0.0, 0.5, 0.0]
+
+
+def test_two_seats_without_a_starter_use_wilson_on_known_counts() -> None:
+    spec = BalanceSpec("kelighine", "hard")
+    results = [game(i, [0, 1], [1.0, -1.0] if i < 8 else [-1.0, 1.0]) for i in range(10)]
+    report = seat_report(spec, results)
+    first, second = report["positions"]
+    assert (first["wins"], first["share"], second["wins"], second["share"]) == (8, 0.8, 2, 0.2)
+    assert first["interval"] == pytest.approx([0.4902, 0.9433], abs=1e-4)  # Wilson 8 of 10 (Newcombe 1998)
+    assert second["interval"] == pytest.approx([0.0567, 0.5098], abs=1e-4)
+    assert report["first"]["score"] == 0.8 and report["first"]["paired"] is False
+
+
+def test_alternating_starter_gives_an_interval_over_deals() -> None:
+    spec = BalanceSpec("shengke", "easy", starter="first")
+    # deal k = games 2k (seat 0 first) and 2k+1 (seat 1 first); the first player's outcomes per deal:
+    # (1, 0), (1, 1), (1, 0), (1, 1) -> deal scores 0.5, 1, 0.5, 1
+    wins_first = [1, 0, 1, 1, 1, 0, 1, 1]
+    results = []
+    for i, won in enumerate(wins_first):
+        order = spec.order(i, 2)
+        winner = order[0] if won else order[1]
+        results.append(game(i, order, [1.0 if s == winner else -1.0 for s in (0, 1)]))
+    report = seat_report(spec, results)
+    assert [r.order for r in results[:2]] == [[0, 1], [1, 0]]
+    assert report["first"]["paired"] is True
+    expected = paired_interval([0.5, 1.0, 0.5, 1.0])
+    assert expected is not None
+    assert report["positions"][0]["interval"] == pytest.approx(list(expected), abs=1e-4)
+    assert report["positions"][0]["interval"] == pytest.approx([0.467, 1.0], abs=1e-3)
+    assert report["positions"][1]["interval"] == pytest.approx([0.0, 0.533], abs=1e-3)
+    assert report["positions"][0]["share"] == 0.75
+
+
+def test_three_positions_count_fractional_shares_with_wilson() -> None:
+    spec = BalanceSpec("chinese-checkers", "easy", options=(("players", 3),))
+    results = [game(0, [0, 1, 2], [1.0, -0.5, -0.5]), game(1, [0, 1, 2], [-0.5, 1.0, -0.5]),
+               game(2, [0, 1, 2], [0.0, 0.0, 0.0]), game(3, [0, 1, 2], [1.0, -0.5, -0.5])]
+    report = seat_report(spec, results)
+    assert report["first"] is None
+    first = report["positions"][0]
+    assert first["wins"] == 2 and first["share"] == pytest.approx((2 + 1 / 3) / 4, abs=1e-4)
+    assert first["interval"] == pytest.approx(list(wilson(2 + 1 / 3, 4)), abs=1e-4)
+    assert sum(p["share"] for p in report["positions"]) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_margin_interval_over_deals() -> None:
+    results = [game(i, [0, 1], [0.0, 0.0], m) for i, m in enumerate([2.0, 0.0, 4.0, -2.0, 1.0, 1.0])]
+    report = margin_report(results, paired=True)
+    assert report is not None
+    # deal means 1, 1, 1: no spread, so the interval is the mean itself
+    assert report["mean"] == 1.0 and report["interval"] == [1.0, 1.0]
+    assert report["counts"] == {"-2": 1, "0": 1, "1": 2, "2": 1, "4": 1}
+    unpaired = margin_report(results, paired=False)
+    assert unpaired is not None and unpaired["interval"] == pytest.approx([-0.600, 2.600], abs=1e-3)  # sd 2, n 6
+    assert margin_report([game(0, [0, 1], [0.0, 0.0])], paired=False) is None
+
+
+def test_fairest_value_and_where_the_score_crosses_half() -> None:
+    def point(value: str, score: float) -> dict[str, Any]:
+        return {"value": value, "first": {"score": score, "interval": [score - 0.1, score + 0.1]},
+                "positions": [{"share": score}, {"share": 1 - score}]}
+
+    points = [point("0", 0.7), point("1", 0.6), point("2", 0.45), point("3", 0.3)]
+    best = fairest(points)
+    assert best is not None
+    assert best["value"] == "2" and best["score"] == 0.45 and best["crossing"] == pytest.approx(1.67)
+    assert fairest(points[:1]) is None
+    assert fairest([point("a", 0.6), point("b", 0.4)])["crossing"] is None  # type: ignore[index]
+
+
+def test_parse_sweep_forms_and_refusals() -> None:
+    assert parse_sweep(" first_bonus = 0..4 ") == ("first_bonus", ["0", "1", "2", "3", "4"])
+    assert parse_sweep("version=1,2") == ("version", ["1", "2"])
+    for bad in ("first_bonus", "=1..2", "x=", "x=4..1", "x=a..b", "x=1,,2", "x=1,1", "x=0..1000000000000",
+                "x=" + ",".join(map(str, range(30))), "x=" + "9" * 500):
+        with pytest.raises(GameError) as info:
+            parse_sweep(bad)
+        assert len(str(info.value)) < 200
+
+
+def test_practical_levels_and_the_starter_option() -> None:
+    assert practical_level(load("shengke")) == "medium"
+    assert practical_level(load("kelighine", None, {"version": 2})) == "hard"
+    assert practical_level(load("chinese-checkers", None, {"players": 6})) == "medium"
+    assert starter_option(load("shengke")) == "first"
+    assert starter_option(load("kelighine")) is None
+
+
+# -- tiny runs ----------------------------------------------------------------------------------
+
+
+def test_sweep_plays_the_same_deals_with_each_player_starting() -> None:
+    plan = make_plan("shengke", None, {}, level="random", sweep="first_bonus=0..1", games=4, seed=7)
+    assert [value for value, _ in plan.points] == ["0", "1"]
+    for value, spec in plan.points:
+        assert dict(spec.options)["first_bonus"] == value and spec.starter == "first"
+        results = sorted(run(spec, 4), key=lambda r: r.index)
+        assert [r.order for r in results] == [[0, 1], [1, 0], [0, 1], [1, 0]]
+        assert [r.seed for r in results] == [7, 7, 8, 8]  # one deal, each player starting once
+        assert [dict(spec.arena_spec(i).options)["first"] for i in range(4)] == ["0", "1", "0", "1"]
+        bonus = int(value)  # type: ignore[arg-type]
+        for r in results:
+            assert r.margin is not None
+            # the first player's result follows from their margin and the bonus
+            expected = 1.0 if r.margin + bonus > 0 else 0.5 if r.margin + bonus == 0 else 0.0
+            assert shares(r.order, r.returns)[0] == expected
+        report = seat_report(spec, results)
+        assert report["games"] == 4 and report["first"]["paired"] in (True, False)
+        assert report["positions"][0]["share"] + report["positions"][1]["share"] == pytest.approx(1.0)
+
+
+def test_three_player_seats_stay_in_order() -> None:
+    plan = make_plan("chinese-checkers", None, {"players": 3}, level="easy", games=3, seed=3)
+    assert plan.points[0][1].level == "easy" and plan.points[0][1].starter is None
+    results = sorted(run(plan.points[0][1], 3), key=lambda r: r.index)
+    assert [r.order for r in results] == [[0, 1, 2]] * 3 and [r.seed for r in results] == [3, 4, 5]
+    report = seat_report(plan.points[0][1], results)
+    assert sum(p["wins"] for p in report["positions"]) == 3  # easy always finishes a race alone
+    assert report["reasons"] == {"rules": 3}
+
+
+def test_json_report_schema(tmp_path: Path) -> None:
+    out = tmp_path / "k.json"
+    code, text = cli("kelighine", "--level", "easy", "--games", "4", "--sweep", "version=1,2", "--skill",
+                     "--seed", "11", "--json", str(out))
+    assert code == 0, text
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert set(report) == {"schema", "game", "variant", "options", "level", "time_per_move", "max_moves",
+                           "random_opening", "seed", "starter_option", "sweep", "points", "fairest"}
+    assert report["schema"] == SCHEMA and report["game"] == "kelighine" and report["level"] == "easy"
+    assert report["sweep"] == {"option": "version", "values": ["1", "2"]} and report["starter_option"] is None
+    assert [p["value"] for p in report["points"]] == ["1", "2"]
+    for point in report["points"]:
+        assert set(point) == {"value", "options", "games", "positions", "first", "margin", "distinct_games",
+                              "reasons", "mean_moves", "seconds_per_move", "skill"}
+        assert point["games"] == 4 and len(point["positions"]) == 2
+        assert set(point["positions"][0]) == {"position", "wins", "share", "interval"}
+        assert point["first"]["games"] == 4 and point["margin"] is None
+        assert [s["b"] for s in point["skill"]] == ["random"]
+        skill = point["skill"][0]
+        assert skill["a"] == "easy" and skill["games"] == 4 and skill["duplicate"] is True
+        assert skill["wins"] + skill["draws"] + skill["losses"] == 4 and len(skill["interval"]) == 2
+    assert report["fairest"]["value"] in ("1", "2")
+    assert "fairest: version=" in text
+
+
+def test_plot_is_drawn(tmp_path: Path) -> None:
+    code, text = cli("shengke", "--level", "random", "--games", "2", "--sweep", "first_bonus=1,2",
+                     "--plot", str(tmp_path / "s.png"))
+    assert code == 0, text
+    assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# -- refusals -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["nosuchgame"], "unknown game"),
+    (["shengke", "--option", "first_bonus=99"], "above the maximum 25"),
+    (["shengke", "--option", "bogus=1"], "bogus"),
+    (["shengke", "--option", "first=1"], "leave out the option first"),
+    (["shengke", "--sweep", "first_bonus"], "KEY=LOW..HIGH"),
+    (["shengke", "--sweep", "first_bonus=0..99999999999999"], "at most 21 values"),
+    (["shengke", "--sweep", "first_bonus=0..30"], "at most 21 values"),
+    (["shengke", "--sweep", "first_bonus=20..30"], "above the maximum 25"),
+    (["shengke", "--sweep", "nope=1,2"], "no option 'nope' to sweep"),
+    (["shengke", "--sweep", "first_bonus=1,2", "--option", "first_bonus=2"], "leave it out of --option"),
+    (["shengke", "--sweep", "first=0,1"], "the option first cannot be swept"),
+    (["shengke", "--games", "3"], "games must be even"),
+    (["shengke", "--level", "grandmaster" * 50], "has no AI level"),
+    (["kelighine", "--level", "random", "--skill"], "--skill needs a level below random"),
+    (["kelighine", "--plot", "out.gif"], "--plot writes .png, .svg, .pdf files"),
+    (["kelighine", "--json", "/no/such/folder/x.json"], "no folder"),
+])
+def test_hostile_options_are_refused_in_one_line(args: list[str], message: str) -> None:
+    code, text = cli(*args)
+    assert code == 2
+    assert message in text, text
+    assert "Traceback" not in text and "grandmaster" * 3 not in text and len(text) < 400
+
+
+def test_missing_matplotlib_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
+    with pytest.raises(GameError, match=r"pip install 'qipan\[plot\]'"):
+        pyplot()
+    code, text = cli("kelighine", "--games", "2", "--plot", str(tmp_path / "k.png"))
+    assert code == 2 and "--plot needs matplotlib: pip install 'qipan[plot]'" in text
+    assert not (tmp_path / "k.png").exists()
+    with pytest.raises(GameError):
+        write_plot({}, tmp_path / "k.png")
