@@ -45,6 +45,7 @@ from qipan.server.ops import Ops, created_reply
 from qipan.server.seats import seat_summary
 from qipan.server.socket import router as socket_router
 from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, StorageUnavailable, Store, normalise_url, safe_url
+from qipan.server.tutorials import router as tutorials_router
 
 if TYPE_CHECKING:
     from qipan.server.cluster import Cluster
@@ -193,6 +194,8 @@ def create_app(
     errors = models.errors
 
     # -- API ---------------------------------------------------------------------------------------
+
+    app.include_router(tutorials_router)  # (before the /api catch-all: it has a GET route)
 
     @app.get("/api/meta", response_model=models.Meta, responses=errors(*models.EDGE))
     async def get_meta() -> dict[str, Any]:
@@ -390,6 +393,10 @@ def create_app(
     @app.get("/analysis", include_in_schema=False)
     async def analysis_page() -> Response:
         return index()  # the web client's analysis board (js/analysisboard.js)
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> Response:
+        return index()  # the web client's tutorials (js/tutorial.js)
 
     @app.get("/static/{path:path}", include_in_schema=False)
     async def static(path: str) -> Response:

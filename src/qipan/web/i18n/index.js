@@ -9,6 +9,7 @@ import tellstones from "./tellstones.js";
 import lobby from "./lobby.js";
 import meta from "./meta.js";
 import analysis from "./analysis.js";
+import tutorial from "./tutorial.js";
 
 export default [
   game,
@@ -21,4 +22,5 @@ export default [
   lobby,
   meta,
   analysis,
+  tutorial,
 ];

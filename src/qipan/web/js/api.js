@@ -46,6 +46,9 @@ export const api = {
   position: (body) => call("POST", "/api/position", body),
   review: (id, ply, body) => call("POST", `/api/games/${encodeURIComponent(id)}/review/${ply}`, body),
   hint: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/hint`, { token }),
+  // Tutorials (js/tutorial.js): the courses, and a lesson after its correct moves with a try.
+  tutorials: () => call("GET", "/api/tutorials"),
+  tutorial: (game, lesson, body) => call("POST", `/api/tutorials/${encodeURIComponent(game)}/${encodeURIComponent(lesson)}`, body),
 };
 
 /** The metadata of one game from /api/meta, or undefined. */

@@ -1,5 +1,5 @@
 // Entry point: picks the page from the URL ("/" lobby, "/play/<id>" a game or its replay,
-// "/analysis" the analysis board).
+// "/analysis" the analysis board, "/learn" the tutorials).
 import { clear, h } from "./dom.js";
 import { t, toggleLanguage, translateStatic } from "./i18n.js";
 import { mountNameButton } from "./names.js";
@@ -17,6 +17,9 @@ async function route() {
     } else if (/^\/analysis\/?$/.test(location.pathname) || new URLSearchParams(location.search).has("analysis")) {
       const { showAnalysis } = await import("./analysisboard.js");
       await showAnalysis(app);
+    } else if (/^\/learn\/?$/.test(location.pathname)) {
+      const { showLearn } = await import("./tutorial.js");
+      await showLearn(app);
     } else {
       const { showLobby } = await import("./lobby.js");
       await showLobby(app);

@@ -1,0 +1,289 @@
+"""The Tellstones course: the six actions, answers, boasts and the variants
+(docs/games/tellstones.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qipan.tutorials.lesson import Course, Lesson, Step, Text
+
+RULES = {
+    "setup": Text("Setup: a stone face up in the middle", "開局：中央一顆正面朝上的石頭"),
+    "place": Text("Place a stone at an end of the line", "放置：把石頭放在石列的一端"),
+    "hide": Text("Hide a face-up stone", "蓋牌：把正面的石頭翻成背面"),
+    "swap": Text("Swap two stones", "交換：兩顆石頭互換位置"),
+    "peek": Text("Peek at a face-down stone", "偷看：看一顆背面的石頭"),
+    "hidden": Text("Only face-up stones are public", "只有正面的石頭是公開的"),
+    "challenge": Text("Challenge: name a face-down stone", "挑戰：要對方說出背面石頭"),
+    "naming": Text("Naming a stone", "說出石頭的名字"),
+    "boast-believe": Text("Boast, and believe", "誇口與相信"),
+    "boast-prove": Text("Doubt, and prove a boast", "懷疑與證明誇口"),
+    "counter-boast": Text("Counter-boast", "反誇口"),
+    "peek-three": Text("Peeking up to three after the other side scores", "對方得分後可偷看至多三顆"),
+    "three-points": Text("Three points win", "先得三分者獲勝"),
+    "round-table": Text("The round table: two teams, a peek for the partner", "圓桌王策：兩隊，可讓隊友偷看"),
+    "two-lines": Text("Two lines", "畫下棋線：兩條石列"),
+}
+
+Slots = list[str | None]
+
+
+def table(*lines: str, variant: str | None = None, scores: tuple[int, int] = (0, 0), phase: str = "turn",
+          actor: int = 0, turn_player: int = 0, turn: int = 6, catch_up: bool = False,
+          challenged: str | None = None, boaster: int | None = None) -> dict[str, Any]:
+    """A state: each line as seven comma-separated slots (a stone, ``-stone`` face down, or
+    nothing), seat ``actor`` deciding; ``catch_up``: the learner (seat 0) may peek up to three."""
+    seats = 4 if variant == "round-table" else 2
+    slots: list[Slots] = [[name or None for name in line.split(",")] for line in lines]
+    return {
+        "lines": slots, "phase": phase, "scores": list(scores), "turn_player": turn_player, "actor": actor,
+        "catch_up": [catch_up] + [False] * (seats - 1), "turn": turn, "ply": turn + 2,
+        "peek_allowance": 3 if catch_up else 1, "peeks_left": 0, "peeked": [], "challenged": challenged,
+        "boaster": boaster, "winner": None, "end": None, "last": None,
+    }
+
+
+def _json(game: Any, state: Any) -> dict[str, Any]:
+    data: dict[str, Any] = game.state_to_json(state)
+    return data
+
+
+def _placed(game: Any, before: Any, after: Any) -> bool:
+    def count(state: Any) -> int:
+        return sum(slot is not None for line in _json(game, state)["lines"] for slot in line)
+    return count(after) > count(before)
+
+
+def _placed_on_b(game: Any, before: Any, after: Any) -> bool:
+    def count(state: Any) -> int:
+        return sum(slot is not None for slot in _json(game, state)["lines"][1])
+    return count(after) > count(before)
+
+
+def _peeking(game: Any, before: Any, after: Any) -> bool:
+    return bool(_json(game, after)["phase"] == "peeking")
+
+
+def _turn_over(game: Any, before: Any, after: Any) -> bool:
+    return bool(_json(game, after)["turn_player"] != _json(game, before)["turn_player"])
+
+
+def _challenged(game: Any, before: Any, after: Any) -> bool:
+    return bool(_json(game, after)["phase"] == "answer-challenge")
+
+
+REMEMBER = Text("That is not the stone asked for. In a game a wrong name is final; here, try again.",
+                "這不是要說的那顆石頭。實戰中說錯就定案了；這裡可以再試一次。")
+
+LESSONS = (
+    Lesson(
+        "place", Text("Placing a stone", "放置石頭"),
+        Text("The game starts with one stone face up in the middle of the line (the scale, by tradition). The "
+             "other six wait in the pool. Stones join the line only at its ends, so the line is always one "
+             "unbroken row.",
+             "開局時，石列中央有一顆正面朝上的石頭（依慣例是天秤），其餘六顆在石池裡。"
+             "石頭只能接在石列的兩端，所以石列永遠是連續的一排。"),
+        ("setup", "place"), "tellstones", table(",,,scale,,,", turn=0),
+        (Step(
+            Text("Place a stone from the pool next to the scale: click a pool stone, then a highlighted slot (or "
+                 "type place crown 3).",
+                 "從石池拿一顆石頭放在天秤旁邊：點石池裡的石頭，再點亮起的位置（或輸入 place crown 3）。"),
+            Text("Your stone joined the line face up, right beside the scale. Everyone saw which stone it is.",
+                 "你的石頭正面朝上接在天秤旁邊。大家都看到了它是哪一顆。"),
+            Text("That is not a place move.", "這不是放置。"),
+            goal=_placed, example="place crown 3", refused=("place crown 2",)),),
+    ),
+    Lesson(
+        "hide", Text("Hiding a stone", "蓋牌"),
+        Text("Hiding turns a face-up stone face down; it keeps its slot. Everyone sees which stone you hid, so "
+             "for now both of you know it.",
+             "蓋牌把一顆正面的石頭翻成背面，位置不變。大家都看到你蓋的是哪一顆，所以此刻雙方都知道它。"),
+        ("hide",), "tellstones", table(",,crown,scale,shield,,"),
+        (Step(
+            Text("Hide the crown on slot 3: click it, then Hide (or type hide 3).",
+                 "把 3 號位的王冠蓋起來：點它，再點「蓋牌」（或輸入 hide 3）。"),
+            Text("The crown is face down now. From here on, only memory says which stone is on 3.",
+                 "王冠翻成背面了。從現在起，只能靠記憶知道 3 號位是哪一顆。"),
+            Text("That is legal, but it does not hide the crown on slot 3.", "這步合法，但沒有把 3 號位的王冠蓋起來。"),
+            accept=("hide 3",)),),
+    ),
+    Lesson(
+        "swap", Text("Swapping stones", "交換石頭"),
+        Text("Swap exchanges two stones of the line, whatever their faces; they keep their faces. It is how you "
+             "muddle the other side's memory.",
+             "交換讓石列上的兩顆石頭互換位置，正反面不變。這是擾亂對方記憶的方法。"),
+        ("swap",), "tellstones", table(",,crown,-scale,-knight,,"),
+        (Step(
+            Text("The scale (slot 4) and the knight (slot 5) are face down. Swap them: click one, then the other "
+                 "(or type swap 4 5).",
+                 "天秤（4 號位）和騎士（5 號位）都是背面。交換它們：點一顆，再點另一顆（或輸入 swap 4 5）。"),
+            Text("The knight is on 4 now and the scale on 5. Your opponent watched the swap: did they follow it?",
+                 "現在騎士在 4 號位、天秤在 5 號位。對手看著你交換：他跟上了嗎？"),
+            Text("That is legal, but it does not swap the stones on 4 and 5.",
+                 "這步合法，但沒有交換 4 號和 5 號位的石頭。"),
+            accept=("swap 4 5",)),),
+    ),
+    Lesson(
+        "peek", Text("Peeking", "偷看"),
+        Text("Peeking shows you a face-down stone; only you see it, and only once. The others see that you "
+             "peeked, not what you saw. Only face-up stones are public.",
+             "偷看讓你看一顆背面的石頭；只有你看得到，而且只看一次。其他人只知道你偷看了，不知道你看到什麼。"
+             "只有正面的石頭是公開的。"),
+        ("peek", "hidden"), "tellstones", table(",,crown,-scale,shield,,"),
+        (Step(
+            Text("Peek at the face-down stone on slot 4: click it, then Peek (or type peek 4).",
+                 "偷看 4 號位背面的石頭：點它，再點「偷看」（或輸入 peek 4）。"),
+            Text("It is the scale, shown in gold for you alone. After the next action the board will not show it "
+                 "again: remember it.",
+                 "是天秤，只有你看得到（以金色顯示）。下一個動作之後棋盤就不再顯示：請記住它。"),
+            Text("That is legal, but it does not peek at the stone on slot 4.", "這步合法，但不是偷看 4 號位。"),
+            accept=("peek 4",)),),
+    ),
+    Lesson(
+        "challenge", Text("Challenging", "挑戰"),
+        Text("A challenge points at a face-down stone; the other side must name it. It turns face up. If they "
+             "name it right, they score a point; if wrong, you do.",
+             "挑戰指定一顆背面的石頭，對方必須說出它是什麼。石頭隨即翻開。說對了對方得一分，說錯了你得一分。"),
+        ("challenge",), "tellstones", table(",,-crown,scale,-knight,,"),
+        (Step(
+            Text("Your opponent has not seen the stone on slot 3 for a long time. Challenge it (click it, then "
+                 "Challenge, or type challenge 3).",
+                 "對手很久沒看過 3 號位的石頭了。挑戰它（點它，再點「挑戰」，或輸入 challenge 3）。"),
+            Text("They named the flag, but it was the crown: you score 1 point. Had they named it right, the "
+                 "point would have been theirs.",
+                 "對手說是旗幟，但那是王冠：你得 1 分。要是他說對了，這一分就歸他。"),
+            Text("That is legal, but it does not challenge the stone on slot 3.", "這步合法，但不是挑戰 3 號位。"),
+            accept=("challenge 3",), replies=("name flag",)),),
+    ),
+    Lesson(
+        "answer", Text("Answering a challenge", "回答挑戰"),
+        Text("Your opponent challenges the stone on slot 4. A moment ago you watched it being hidden: it is the "
+             "sword. Any of the seven stones may be named; a stone that shows face up elsewhere is simply wrong.",
+             "對手挑戰 4 號位的石頭。你剛才看著它被蓋起來：它是寶劍。七種石頭都可以說；"
+             "說一顆正面在別處的石頭就一定是錯的。"),
+        ("naming", "challenge"), "tellstones",
+        table(",,crown,-sword,-knight,,", phase="answer-challenge", turn_player=1, challenged="4"),
+        (Step(
+            Text("Name the stone on slot 4 (click its button, or type name sword).",
+                 "說出 4 號位的石頭（點它的按鈕，或輸入 name sword）。"),
+            Text("Right: the sword turns face up and you score 1 point.", "答對了：寶劍翻開，你得 1 分。"),
+            REMEMBER, accept=("name sword",)),),
+    ),
+    Lesson(
+        "boast", Text("Boasting", "誇口"),
+        Text("A boast says: I know every face-down stone. The other side answers: believe (you score 1), doubt "
+             "(you must prove it) or counter-boast.",
+             "誇口是宣稱：我知道所有背面的石頭。對方回應：相信（你得 1 分）、懷疑（你必須證明）或反誇口。"),
+        ("boast-believe",), "tellstones", table(",,-crown,-scale,-knight,,"),
+        (Step(
+            Text("Boast (click Boast, or type boast).", "誇口（點「誇口」，或輸入 boast）。"),
+            Text("Your opponent believed you: you score 1 point without showing anything.",
+                 "對手相信了你：你不必翻開任何石頭就得 1 分。"),
+            Text("That is legal, but it is not a boast.", "這步合法，但不是誇口。"),
+            accept=("boast",), replies=("believe",)),),
+    ),
+    Lesson(
+        "prove", Text("Proving a boast", "證明誇口"),
+        Text("If your boast is doubted you must name every face-down stone, from left to right. All right: you "
+             "win at once, whatever the score. One wrong: you lose at once. You remember: 3 is the crown, 4 the "
+             "scale, 5 the knight.",
+             "誇口被懷疑時，你必須由左到右說出每一顆背面的石頭。全對：不論比分立即獲勝。錯一顆：立即落敗。"
+             "你記得：3 號是王冠，4 號是天秤，5 號是騎士。"),
+        ("boast-prove", "naming"), "tellstones", table(",,-crown,-scale,-knight,,"),
+        (Step(Text("Boast.", "誇口。"),
+              Text("Your opponent doubts you: now prove it, starting with the leftmost face-down stone.",
+                   "對手懷疑你：現在由最左邊的背面石頭開始證明。"),
+              Text("That is legal, but it is not a boast.", "這步合法，但不是誇口。"),
+              accept=("boast",), replies=("doubt",)),
+         Step(Text("Name the stone on slot 3.", "說出 3 號位的石頭。"),
+              Text("Right: the crown turns face up.", "對了：王冠翻開。"), REMEMBER, accept=("name crown",)),
+         Step(Text("Name the stone on slot 4.", "說出 4 號位的石頭。"),
+              Text("Right: the scale turns face up.", "對了：天秤翻開。"), REMEMBER, accept=("name scale",)),
+         Step(Text("Name the stone on slot 5.", "說出 5 號位的石頭。"),
+              Text("All three right: you win the game at once, whatever the score.",
+                   "三顆全對：不論比分，你立即獲勝。"),
+              REMEMBER, accept=("name knight",))),
+    ),
+    Lesson(
+        "counter", Text("The counter-boast", "反誇口"),
+        Text("Your opponent boasts. Instead of believing or doubting, you may counter-boast: \"so what, I know "
+             "them too\". Now they answer you: believe (you score 1) or doubt (you must prove). A counter-boast "
+             "cannot be countered.",
+             "對手誇口。你可以不相信也不懷疑，而是反誇口：「那又怎樣，我也知道」。現在換對手回應你："
+             "相信（你得 1 分）或懷疑（你必須證明）。反誇口不能再被反誇口。"),
+        ("counter-boast",), "tellstones",
+        table(",,-crown,-scale,-knight,,", phase="answer-boast", turn_player=1, boaster=1),
+        (Step(
+            Text("Counter-boast (click Counter-boast, or type counter).", "反誇口（點「反誇口」，或輸入 counter）。"),
+            Text("Your opponent believed your counter-boast: you score 1 point.", "對手相信了你的反誇口：你得 1 分。"),
+            Text("That is legal, but it is not a counter-boast.", "這步合法，但不是反誇口。"),
+            accept=("counter",), replies=("believe",)),),
+    ),
+    Lesson(
+        "peek-three", Text("Catching up: three peeks", "追分：偷看三顆"),
+        Text("When the other side has just scored, your next turn may peek at up to three different face-down "
+             "stones, one after another, and stop when you like.",
+             "對方剛得分時，你的下一回合可以接連偷看至多三顆不同的背面石頭，隨時可以停止。"),
+        ("peek-three",), "tellstones", table(",,-crown,-scale,-knight,,", scores=(0, 1), catch_up=True),
+        (Step(Text("Your opponent just scored. Peek at a face-down stone.", "對手剛得分。偷看一顆背面的石頭。"),
+              Text("You may peek again: you still have two peeks.", "你還可以再偷看：還剩兩次。"),
+              Text("That is legal, but it is not a peek.", "這步合法，但不是偷看。"),
+              goal=_peeking, example="peek 3"),
+         Step(Text("Peek at another face-down stone.", "再偷看另一顆背面的石頭。"),
+              Text("One peek left.", "還剩一次偷看。"),
+              Text("Peek at another stone this time.", "這次請偷看另一顆石頭。"),
+              goal=_peeking, example="peek 4", refused=("peek 3",)),
+         Step(Text("Peek at the last one, or stop.", "偷看最後一顆，或停止。"),
+              Text("Your turn is over, and you know more than your opponent thinks.",
+                   "你的回合結束了，你知道的比對手以為的還多。"),
+              Text("End the series: peek at the last stone or stop.", "結束這一串偷看：看最後一顆或停止。"),
+              goal=_turn_over, example="stop")),
+    ),
+    Lesson(
+        "win", Text("Three points win", "三分獲勝"),
+        Text("The first side to 3 points wins. You have 2.", "先得 3 分的一方獲勝。你已經有 2 分。"),
+        ("three-points", "challenge"), "tellstones", table(",,-crown,scale,-knight,,", scores=(2, 1)),
+        (Step(
+            Text("Challenge one of the face-down stones for your third point.", "挑戰一顆背面的石頭，拿下第三分。"),
+            Text("They named the flag, which is not in the line at all: you score your third point and win.",
+                 "對手說是旗幟，但石列裡根本沒有旗幟：你拿到第三分，獲勝。"),
+            Text("That is legal, but it is not a challenge.", "這步合法，但不是挑戰。"),
+            goal=_challenged, example="challenge 3", replies=("name flag",)),),
+    ),
+    Lesson(
+        "round-table", Text("The round table", "圓桌王策"),
+        Text("Four players in two teams, seats alternating: you and player 3 against players 2 and 4. Points are "
+             "team points, and a peek may be given to your partner instead: only they see the stone.",
+             "四名玩家分兩隊，座位交錯：你和玩家 3 對玩家 2 和 4。分數以隊伍計算；偷看也可以讓給隊友："
+             "只有隊友看得到那顆石頭。"),
+        ("round-table",), "tellstones", table(",,crown,-scale,-knight,,", variant="round-table"),
+        (Step(
+            Text("Let your partner peek at the stone on slot 4 (type peek 4 partner, or click it and choose the "
+                 "partner's peek).",
+                 "讓隊友偷看 4 號位的石頭（輸入 peek 4 partner，或點它再選隊友偷看）。"),
+            Text("Your partner saw the stone; you did not. Together you know it.",
+                 "隊友看到了那顆石頭，你沒有。你們合起來知道它。"),
+            Text("That is legal, but it is not your partner's peek at slot 4.", "這步合法，但不是讓隊友偷看 4 號位。"),
+            accept=("peek 4 partner",)),),
+        variant="round-table",
+    ),
+    Lesson(
+        "two-lines", Text("Two lines", "兩條石列"),
+        Text("In the two-lines variant there are lines a and b, each with its own pool of all seven stones. Every "
+             "action is taken on one line of your choice; slots are named a1–a7 and b1–b7.",
+             "畫下棋線變體有 a、b 兩條石列，各有一套七顆石頭的石池。每個動作選一條石列進行；"
+             "位置名稱為 a1–a7 與 b1–b7。"),
+        ("two-lines",), "tellstones",
+        table(",,crown,-scale,-knight,,", ",,,scale,,,", variant="two-lines"),
+        (Step(
+            Text("Place a stone on line b, next to its scale (for example place crown b3).",
+                 "在 b 列的天秤旁放一顆石頭（例如 place crown b3）。"),
+            Text("Line b has its own pool: the crown was still free there, although line a holds one too.",
+                 "b 列有自己的石池：雖然 a 列也有王冠，b 列的王冠仍然可以用。"),
+            Text("That is legal, but it does not place a stone on line b.", "這步合法，但沒有在 b 列放石頭。"),
+            goal=_placed_on_b, example="place crown b3"),),
+        variant="two-lines",
+    ),
+)
+
+COURSE = Course("tellstones", Text("Tellstones", "泰爾石"), RULES, LESSONS)

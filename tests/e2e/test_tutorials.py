@@ -1,0 +1,137 @@
+"""The tutorials in the browser (issue 22): every lesson of every course played through in
+Chromium (typed moves, the engine's refusals shown, a lesson by clicks per game), the progress
+kept in localStorage, the lobby's entry, Chinese, and screenshots at desktop and phone size."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from qipan.tutorials import Course, Lesson, courses, replay
+
+pytestmark = pytest.mark.e2e
+
+OpenPage = Callable[..., Page]
+PHONE = (390, 844)
+
+
+def lesson_url(server: Any, game: str, lesson: str) -> str:
+    return f"{server.base}/learn?game={game}&lesson={lesson}"
+
+
+def play(page: Page, move: str) -> None:
+    page.fill("#learn-move", move)
+    page.press("#learn-move", "Enter")
+
+
+def play_lesson(page: Page, course: Course, lesson: Lesson) -> None:
+    """Answer every step by typing; first try each move the lesson invites that the engine
+    refuses, and one legal move that misses the goal, and check they change nothing."""
+    feedback = page.locator("#learn-feedback")
+    moves: list[str] = []
+    for number, step in enumerate(lesson.steps, 1):
+        expect(page.locator("#learn-step")).to_have_text(f"Step {number} of {len(lesson.steps)}")
+        expect(page.locator("#learn-prompt")).to_have_text(step.prompt.en)
+        for refused in step.refused:
+            play(page, refused)
+            expect(feedback).to_have_attribute("data-kind", "illegal")
+            expect(feedback).to_contain_text(f"illegal move {refused}")
+        at = replay(lesson, moves)
+        judged = {m: step.goal(at.game, at.state, at.game.play(at.state, m)) if step.goal else m in step.accept
+                  for m in at.game.legal_texts(at.state)}
+        miss = next((m for m, ok in judged.items() if not ok), None)
+        if miss is not None:
+            play(page, miss)
+            expect(feedback).to_have_attribute("data-kind", "wrong")
+            expect(feedback).to_contain_text(step.why.get(miss, step.wrong).en)
+            expect(page.locator("#learn-step")).to_have_text(f"Step {number} of {len(lesson.steps)}")
+        play(page, step.solution)
+        expect(feedback).to_have_attribute("data-kind", "correct")
+        expect(feedback).to_contain_text(step.done.en)
+        moves.append(at.game.action_text(at.state, at.game.parse_action(at.state, step.solution)))
+    expect(page.locator("#learn-step")).to_have_text("Lesson complete!")
+    expect(page.locator("#learn-next")).to_be_visible()
+    expect(page.locator("#learn-move")).to_be_disabled()
+
+
+@pytest.mark.parametrize("course", courses(), ids=lambda c: c.game)
+def test_every_lesson_plays_through(open_page: OpenPage, server: Any, shots: Any, course: Course) -> None:
+    page = open_page(f"{server.base}/learn")
+    expect(page.locator(f'[data-course="{course.game}"] .learn-count')).to_have_text(
+        f"0 of {len(course.lessons)} done")
+    for i, lesson in enumerate(course.lessons):
+        page.goto(lesson_url(server, course.game, lesson.id))
+        expect(page.locator("#learn-title")).to_have_text(lesson.title.en)
+        page.wait_for_selector("#board svg")
+        play_lesson(page, course, lesson)
+        if i == 0:
+            shots(page, f"tutorial-{course.game}-{lesson.id}-done")
+        # The next lesson's button leads on; the last one's back to the courses.
+        following = course.lessons[i + 1].id if i + 1 < len(course.lessons) else None
+        expected = f"/learn?game={course.game}&lesson={following}" if following else "/learn"
+        expect(page.locator("#learn-next")).to_have_attribute("href", expected)
+    page.goto(f"{server.base}/learn")
+    box = page.locator(f'[data-course="{course.game}"]')
+    expect(box.locator(".learn-count")).to_have_text(f"{len(course.lessons)} of {len(course.lessons)} done")
+    expect(box.locator("li.done")).to_have_count(len(course.lessons))
+    shots(page, f"tutorial-courses-{course.game}-done")
+
+
+def test_lessons_by_clicks(open_page: OpenPage, server: Any) -> None:
+    """The boards take the lesson's moves as in a game: Abalone's push, Tellstones' place."""
+    page = open_page(lesson_url(server, "abalone", "sumito"))
+    page.click('[data-cell="e3"]')
+    page.click('g.target[data-move="e3e4"]')
+    expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "correct")
+    expect(page.locator('[data-cell="e8"] .marble')).to_have_count(1)
+
+    page.goto(lesson_url(server, "tellstones", "place"))
+    page.click('[data-pool="crown"]')
+    page.click('[data-slot="2"]')  # not next to the line: nothing is sent, the choice is dropped
+    expect(page.locator("#learn-feedback")).to_be_empty()
+    page.click('[data-pool="crown"]')
+    page.click('[data-slot="5"]')
+    expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "correct")
+    expect(page.locator('[data-slot="5"]')).to_have_attribute("data-stone", "crown")
+
+
+def test_restart_and_progress_survive_a_reload(open_page: OpenPage, server: Any) -> None:
+    page = open_page(lesson_url(server, "tellstones", "prove"))
+    play(page, "boast")
+    expect(page.locator("#learn-step")).to_have_text("Step 2 of 4")
+    page.click("#learn-restart")
+    expect(page.locator("#learn-step")).to_have_text("Step 1 of 4")
+    expect(page.locator("#learn-feedback")).to_be_empty()
+    page.goto(f"{server.base}/learn")
+    expect(page.locator('[data-course="tellstones"] li.done')).to_have_count(0)
+    page.evaluate("localStorage.setItem('qipan.learn', '{broken')")  # a damaged record is no progress
+    page.reload()
+    expect(page.locator('[data-course="tellstones"] .learn-count')).to_contain_text("0 of")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_lobby_entry_chinese_and_phone(open_page: OpenPage, server: Any, shots: Any, size: str) -> None:
+    width, height = PHONE if size == "phone" else (1280, 800)
+    page = open_page(server.base + "/", width, height)
+    page.click("#learn-link")
+    page.wait_for_selector(".learn-course")
+    page.evaluate("localStorage.setItem('qipan.lang', 'zh-Hant')")
+    page.reload()
+    expect(page.locator("h1")).to_have_text("學習下棋")
+    shots(page, f"tutorial-courses-zh-{size}")
+    lesson = courses()[0].lesson("blocked")
+    page.goto(lesson_url(server, "abalone", "blocked"))
+    expect(page.locator("#learn-prompt")).to_have_text(lesson.steps[0].prompt.zh)
+    play(page, "e2e3")
+    expect(page.locator("#learn-feedback")).to_contain_text("引擎不接受這一步")
+    shots(page, f"tutorial-abalone-refused-zh-{size}")
+    page.goto(lesson_url(server, "tellstones", "peek"))
+    play(page, "peek 4")
+    expect(page.locator("#learn-feedback")).to_contain_text(courses()[1].lesson("peek").steps[0].done.zh)
+    expect(page.locator("#ts-revealed")).to_have_attribute("data-stone", "scale")
+    shots(page, f"tutorial-tellstones-peek-zh-{size}")
+    # Nothing runs off the side of a phone's screen.
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
