@@ -81,7 +81,8 @@ def test_every_lesson_plays_through(open_page: OpenPage, server: Any, shots: Any
 
 
 def test_lessons_by_clicks(open_page: OpenPage, server: Any) -> None:
-    """The boards take the lesson's moves as in a game: Abalone's push, Tellstones' place."""
+    """The boards take the lesson's moves as in a game: Abalone's push, Tellstones' place,
+    Chinese Checkers' chain."""
     page = open_page(lesson_url(server, "abalone", "sumito"))
     page.click('[data-cell="e3"]')
     page.click('g.target[data-move="e3e4"]')
@@ -96,6 +97,12 @@ def test_lessons_by_clicks(open_page: OpenPage, server: Any) -> None:
     page.click('[data-slot="5"]')
     expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "correct")
     expect(page.locator('[data-slot="5"]')).to_have_attribute("data-stone", "crown")
+
+    page.goto(lesson_url(server, "chinese-checkers", "chain"))
+    page.click('[data-hole="i5"]')
+    page.click('g.target[data-hole="m9"]')
+    expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "correct")
+    expect(page.locator("#board .last-path")).to_have_attribute("data-path", "i5-k7-m9")
 
 
 def test_restart_and_progress_survive_a_reload(open_page: OpenPage, server: Any) -> None:

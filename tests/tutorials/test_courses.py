@@ -130,6 +130,8 @@ def texts(lesson: Lesson) -> list[Text]:
 
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
+NAMES = ("食棋",)
+"""Chinese names the English texts use as the docs do (the capture variant's)."""
 
 
 @pytest.mark.parametrize(("tutorial", "lesson"), LESSONS)
@@ -137,4 +139,7 @@ def test_every_text_is_in_both_languages(tutorial: Course, lesson: Lesson) -> No
     for text in [tutorial.title, *tutorial.rules.values(), *texts(lesson)]:
         assert text.en.strip() and text.zh.strip()
         assert CJK.search(text.zh), f"not Chinese: {text.zh}"
-        assert not CJK.search(text.en), f"not English: {text.en}"
+        english = text.en
+        for name in NAMES:
+            english = english.replace(name, "")
+        assert not CJK.search(english), f"not English: {text.en}"

@@ -1,0 +1,280 @@
+"""The Chinese Checkers course: steps, long jumps and chains, the race's end, and the 食棋
+capture game (docs/games/chinese-checkers.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qipan.games.chinese_checkers.board import NEIGHBOURS, hole_index
+from qipan.tutorials.lesson import Course, Lesson, Step, Text
+
+RULES = {
+    "board": Text("The star, its points and the hole names", "星形棋盤、六個角與洞的名稱"),
+    "step": Text("Step to a neighbouring hole", "走一步到相鄰的洞"),
+    "jump": Text("Jump over a piece, near or far (long jumps)", "跳過一顆棋子，遠近皆可（長跳）"),
+    "jump-adjacent": Text("Adjacent-only jumps (option jump=adjacent)", "只能跳過相鄰棋子（jump=adjacent 選項）"),
+    "chain": Text("Chains of jumps in one move", "一步中連續跳躍"),
+    "other-corners": Text("Points that are neither home nor target (option other_corners)",
+                          "既非己方家也非目標的角（other_corners 選項）"),
+    "pass": Text("Pass when you have no move", "無路可走時必須讓過"),
+    "win": Text("Fill the opposite point to win", "佔滿對面的角即獲勝"),
+    "blocked-target": Text("A full target at least half your own counts as filled",
+                           "目標角已滿且至少一半是自己的棋子，也算佔滿"),
+    "play-on": Text("Playing on for the places (option play_on)", "繼續下完排出名次（play_on 選項）"),
+    "move-limit": Text("The move limit ends the race (option max_moves)", "步數上限結束比賽（max_moves 選項）"),
+    "capture": Text("食棋: jump an adjacent piece to capture it", "食棋：跳過相鄰的棋子把它吃掉"),
+    "capture-compulsory": Text("食棋: captures are compulsory", "食棋：能吃就必須吃"),
+    "capture-step": Text("食棋: a step when no capture is possible", "食棋：無子可吃時走一步"),
+    "capture-end": Text("食棋: the end (one piece left, or no capture for 60 moves)",
+                        "食棋：結束（只剩一顆，或連續 60 步無人吃子）"),
+}
+
+ROW_LENGTHS = (1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1)
+RED_HOME = "a1 b1 b2 c1 c2 c3 d1 d2 d3 d4"
+BLUE_HOME = "n1 n2 n3 n4 o1 o2 o3 p1 p2 q1"
+
+
+def rows(pieces: dict[str, str]) -> list[str]:
+    """The state's rows from {mark: holes separated by spaces} (marks "1".."6", or "o")."""
+    grid = [["."] * n for n in ROW_LENGTHS]
+    for mark, holes in pieces.items():
+        for hole in holes.split():
+            grid["abcdefghijklmnopq".index(hole[0])][int(hole[1:]) - 1] = mark
+    return ["".join(row) for row in grid]
+
+
+def race(red: str, blue: str, *, green: str | None = None, ply: int = 20) -> dict[str, Any]:
+    """A race position with red (player 1) to move; ``green`` makes it three players."""
+    pieces = {"1": red, "2": blue} if green is None else {"1": red, "2": blue, "3": green}
+    return {"rows": rows(pieces), "to_move": 0, "finished": [], "passes": 0, "ply": ply}
+
+
+def capture(holes: str, *, taken: int) -> dict[str, Any]:
+    """A 食棋 position for one player (solitaire) who has captured ``taken`` pieces."""
+    return {"rows": rows({"o": holes}), "to_move": 0, "scores": [taken], "quiet": 0}
+
+
+def _a_step(game: Any, before: Any, after: Any) -> bool:
+    """Whether the move was a step: exactly one piece left a hole for a neighbouring one."""
+    was, now = _pieces(game, before), _pieces(game, after)
+    gone, came = set(was) - set(now), set(now) - set(was)
+    return len(gone) == len(came) == 1 and hole_index(came.pop()) in NEIGHBOURS[hole_index(gone.pop())]
+
+
+def _pieces(game: Any, state: Any) -> dict[str, int]:
+    pieces: dict[str, int] = game.view(state, None)["pieces"]
+    return pieces
+
+
+def _red_won(game: Any, before: Any, after: Any) -> bool:
+    return bool(game.to_move(after) is None and game.returns(after)[0] > 0)
+
+
+def _red_finished(game: Any, before: Any, after: Any) -> bool:
+    return 0 in game.view(after, None)["finished"]
+
+
+def _capture_ready(game: Any, before: Any, after: Any) -> bool:
+    """Whether a capture is possible after the move (a legal move that is no step)."""
+    return any(hole_index(move.split("-")[1]) not in NEIGHBOURS[hole_index(move.split("-")[0])]
+               for move in game.legal_texts(after))
+
+
+LESSONS = (
+    Lesson(
+        "first-step", Text("The star and a step", "星形棋盤與走一步"),
+        Text("Your ten red pieces start in the bottom point (rows a to d); the goal is to bring them all into "
+             "the opposite point, where blue starts. Rows are lettered a to q from bottom to top and holes "
+             "numbered from the left, so the centre is i5. Red moves first.",
+             "你的十顆紅子從下方的角（a 到 d 列）出發，目標是把它們全部帶進對面的角，也就是藍方的起點。"
+             "橫列由下到上標為 a 到 q，洞由左往右編號，所以中心是 i5。紅方先走。"),
+        ("board", "step"), "chinese-checkers", race(RED_HOME, BLUE_HOME, ply=0),
+        (Step(
+            Text("Step one of your front pieces (row d) to a neighbouring empty hole: click it, then a dot (or "
+                 "type d2-e6).",
+                 "把前排（d 列）的一顆棋子走到相鄰的空洞：點它，再點圓點（或輸入 d2-e6）。"),
+            Text("A step: one piece to one of the six neighbouring holes. A move is written start-end.",
+                 "這是走一步：一顆棋子走到六個相鄰洞之一。一步記作「起點-終點」。"),
+            Text("That is a jump, not a step: this time move a front piece to a neighbouring hole.",
+                 "那是跳，不是走一步：這次請把前排的棋子走到相鄰的洞。"),
+            goal=_a_step, example="d2-e6"),),
+    ),
+    Lesson(
+        "long-jump", Text("The long jump", "長跳"),
+        Text("A piece may jump along a line over the first piece on it, mine or yours, however far, landing "
+             "just as far beyond: the holes before and after the jumped piece must be empty.",
+             "棋子可以沿直線跳過線上遇到的第一顆棋子（不論敵我、遠近），落在另一側同樣距離的洞；"
+             "被跳棋子前後的洞都必須是空的。"),
+        ("jump",), "chinese-checkers",
+        race("a1 b1 b2 c1 c2 c3 d1 d3 d4 i5", "n2 n3 n4 o1 o2 o3 p1 p2 q1 k7"),
+        (Step(
+            Text("Your piece on i5 and the blue piece on k7 are on one line, two holes apart. Jump over it, "
+                 "to the hole as far beyond.",
+                 "你在 i5 的棋子和 k7 的藍子在同一直線上，相隔兩洞。跳過它，落在另一側同樣距離的洞。"),
+            Text("i5 to m9: two holes to the blue piece, two holes beyond it. Long jumps carry pieces across the "
+                 "board quickly.",
+                 "i5 跳到 m9：到藍子兩洞，越過後再兩洞。長跳能讓棋子快速橫越棋盤。"),
+            Text("That is legal, but it is not the jump over k7.", "這步合法，但不是跳過 k7。"),
+            accept=("i5-m9",)),),
+    ),
+    Lesson(
+        "adjacent-jump", Text("Adjacent jumps only", "只能跳相鄰的棋子"),
+        Text("With the option jump=adjacent (the classic rule) a piece jumps only over a piece right next to "
+             "it, into the hole right behind.",
+             "選項 jump=adjacent（經典規則）下，棋子只能跳過緊鄰的棋子，落在它正後方的洞。"),
+        ("jump-adjacent",), "chinese-checkers",
+        race("a1 b1 b2 c1 c2 c3 d1 d3 d4 i5", "n3 n4 o1 o2 o3 p1 p2 q1 j6 i7"),
+        (Step(
+            Text("The long jump over i7 to i9 is not allowed here (try it). Jump over the adjacent piece on j6 "
+                 "instead.",
+                 "這裡不能長跳越過 i7 到 i9（試試看）。改為跳過相鄰在 j6 的棋子。"),
+            Text("i5 over j6 to k7: the only kind of jump under this option.",
+                 "i5 跳過 j6 到 k7：這個選項下唯一的跳法。"),
+            Text("That is legal, but it is not the jump over j6.", "這步合法，但不是跳過 j6。"),
+            accept=("i5-k7",), refused=("i5-i9",)),),
+        options={"jump": "adjacent"},
+    ),
+    Lesson(
+        "chain", Text("Chains of jumps", "連跳"),
+        Text("After a jump the same piece may jump again, as often as it can, and stop on any landing. The move "
+             "is written from where it starts to where it stops.",
+             "跳一次之後，同一顆棋子可以繼續跳，能跳幾次就跳幾次，並可停在任一落點。記法只寫起點和終點。"),
+        ("chain",), "chinese-checkers",
+        race("a1 b1 b2 c1 c2 c3 d1 d3 d4 i5", "n3 n4 o1 o2 o3 p1 p2 q1 j6 l8"),
+        (Step(
+            Text("Jump from i5 over j6 to k7, and on over l8 to m9, in one move (click i5, then the dot on m9; "
+                 "or type i5-m9).",
+                 "一步之內從 i5 跳過 j6 到 k7，再跳過 l8 到 m9（點 i5，再點 m9 的圓點；或輸入 i5-m9）。"),
+            Text("Two jumps in one move: i5, k7, m9.", "一步連跳兩次：i5、k7、m9。"),
+            Text("That is legal, but it does not end on m9.", "這步合法，但沒有停在 m9。"),
+            accept=("i5-m9",), why={"i5-k7": Text("You stopped after the first jump: the chain could go on to m9.",
+                                                  "你跳第一次就停了：還可以繼續跳到 m9。")}),),
+    ),
+    Lesson(
+        "other-corners", Text("The other points", "其他的角"),
+        Text("The points that are neither your home nor your target may be closed: with other_corners=forbidden "
+             "a piece may not enter them at all (with pass-only a chain may land there and jump on, but not "
+             "stop).",
+             "既非己方家也非目標的角可以被封閉：other_corners=forbidden 時棋子完全不能進入"
+             "（pass-only 時連跳可以落在那裡再跳走，但不能停留）。"),
+        ("other-corners",), "chinese-checkers",
+        race("a1 b1 b2 c1 c2 c3 d1 d3 d4 f9", BLUE_HOME),
+        (Step(
+            Text("Step the piece on f9 towards your target (the top point) without entering the closed point on "
+                 "the right (try f9-g10).",
+                 "把 f9 的棋子朝目標（上方的角）走一步，但不要進入右邊封閉的角（試試 f9-g10）。"),
+            Text("f9 to g9: forward, and still in the central hexagon.", "f9 到 g9：往前，而且仍在中央六角形內。"),
+            Text("That is legal, but it does not step f9 forward (up the board).",
+                 "這步合法，但不是讓 f9 往前（往上）走一步。"),
+            accept=("f9-g9",), refused=("f9-g10",)),),
+        options={"other_corners": "forbidden"},
+    ),
+    Lesson(
+        "pass", Text("No move: pass", "無路可走：讓過"),
+        Text("Three players: blue and green have walled your home in, and every hole your pieces could step or "
+             "jump to is taken. A player with no legal move must pass.",
+             "三人對局：藍方和綠方把你的家圍住了，你的棋子能走或能跳到的洞全被佔住。無路可走的玩家必須讓過。"),
+        ("pass",), "chinese-checkers",
+        race(RED_HOME, "e5 e6 e7 e8 e9 f4 f5 f6 f7 f8", green="f9 j1 k1 k2 l1 l2 l3 m1 m2 m3", ply=40),
+        (Step(
+            Text("You have no move. Pass (type pass, or use the Pass button).",
+                 "你沒有棋可走。讓過（輸入 pass，或按讓過按鈕）。"),
+            Text("You passed; blue moves next. (If every player passed in a row, the game would end.)",
+                 "你讓過了，輪到藍方。（如果所有玩家連續讓過，棋局就結束。）"),
+            Text("Pass is the only move here.", "這裡只能讓過。"),
+            accept=("pass",)),),
+        options={"players": 3},
+    ),
+    Lesson(
+        "finish", Text("Finishing, before the move limit", "在步數上限前抵達"),
+        Text("You finish when every hole of the opposite point holds your own pieces; the first to finish wins. "
+             "This game has a move limit of 100 moves in all (max_moves), and this is move 100: if nobody "
+             "finishes now the race ends and the places are shared.",
+             "當對面角的每個洞都是你的棋子時就抵達終點，先抵達者獲勝。這局的步數上限是總共 100 步（max_moves），"
+             "現在是第 100 步：如果現在沒人抵達，比賽就結束，名次平分。"),
+        ("win", "move-limit"), "chinese-checkers",
+        race("n1 n2 n3 o1 o2 o3 p1 p2 q1 m8", "h2 h3 h4 h5 h6 h7 h8 h9 g3 g4", ply=99),
+        (Step(
+            Text("Fill the last hole of your target (n4) and win.", "填滿目標的最後一個洞（n4），贏下這局。"),
+            Text("All ten pieces are home in the opposite point: red wins.", "十顆棋子全部到達對面的角：紅方獲勝。"),
+            Text("That move does not finish, and it was the last before the limit: the race would end drawn.",
+                 "這步沒有抵達終點，而且是上限前的最後一步：比賽會以平手結束。"),
+            goal=_red_won, example="m8-n4"),),
+        options={"max_moves": 100},
+    ),
+    Lesson(
+        "blocked-target", Text("A blocked target", "被堵住的目標"),
+        Text("Blue has parked three pieces in your target. When every hole of a target is full and at least half "
+             "of them are your own, it counts as filled (the usual online rule against spoiling).",
+             "藍方把三顆棋子停在你的目標角裡。當目標角每個洞都滿了，而且至少一半是你的棋子，就算佔滿"
+             "（常見的線上規則，防止惡意堵塞）。"),
+        ("blocked-target",), "chinese-checkers",
+        race("n1 n2 n3 o1 o2 o3 m8 h5 h6 g5", "p1 p2 q1 h2 h3 h4 g3 g4 f4 f5"),
+        (Step(
+            Text("Fill the last empty hole of your target.", "填滿目標角最後一個空洞。"),
+            Text("The target is full, seven of its ten pieces red: it counts as filled and red wins.",
+                 "目標角滿了，十顆中有七顆是紅子：算是佔滿，紅方獲勝。"),
+            Text("That is legal, but it does not fill your target.", "這步合法，但沒有填滿目標角。"),
+            goal=_red_won, example="m8-n4"),),
+    ),
+    Lesson(
+        "play-on", Text("Playing on for places", "繼續爭名次"),
+        Text("With play_on the game goes on after the first player finishes: the others race for second and "
+             "third place, and finished players are skipped.",
+             "開啟 play_on 時，第一位抵達後棋局繼續：其他人爭奪第二、第三名，已抵達的玩家會被跳過。"),
+        ("play-on",), "chinese-checkers",
+        race("n1 n2 n3 o1 o2 o3 p1 p2 q1 m8", "j10 k10 k11 l10 l11 l12 m10 m11 m12 m13",
+             green="j1 k1 k2 l1 l2 l3 m1 m2 m3 m4"),
+        (Step(
+            Text("Finish: fill n4.", "抵達終點：填滿 n4。"),
+            Text("Red is first; blue and green play on for second and third place.",
+                 "紅方第一；藍方和綠方繼續爭奪第二、第三名。"),
+            Text("That is legal, but it does not finish.", "這步合法，但沒有抵達終點。"),
+            goal=_red_finished, example="m8-n4"),),
+        options={"players": 3, "play_on": True},
+    ),
+    Lesson(
+        "capture", Text("食棋: capturing", "食棋：吃子"),
+        Text("食棋 is played on the central hexagon, all full but the centre. Pieces belong to nobody: a piece "
+             "that jumps an adjacent piece into the empty hole right behind it captures it. Captures are "
+             "compulsory: while one is possible, a step is refused.",
+             "食棋在中央六角形上進行，除了中心以外全部放滿。棋子不屬於任何人：跳過相鄰棋子落到它正後方的空洞，"
+             "就把它吃掉。能吃就必須吃：只要有子可吃，就不能走一步。"),
+        ("capture", "capture-compulsory"), "chinese-checkers",
+        {"rows": rows({"o": " ".join(
+            [f"e{i}" for i in range(5, 10)] + [f"f{i}" for i in range(4, 10)] + [f"g{i}" for i in range(3, 10)]
+            + [f"h{i}" for i in range(2, 10)] + ["i1", "i2", "i3", "i4", "i6", "i7", "i8", "i9"]
+            + [f"j{i}" for i in range(2, 10)] + [f"k{i}" for i in range(3, 10)] + [f"l{i}" for i in range(4, 10)]
+            + [f"m{i}" for i in range(5, 10)])}), "to_move": 0, "scores": [0], "quiet": 0},
+        (Step(
+            Text("Capture the piece on i4: jump from i3 over it into the empty centre (try the step i4-i5 first).",
+                 "吃掉 i4 的棋子：從 i3 跳過它落到空著的中心（先試試走一步 i4-i5）。"),
+            Text("i3 jumped i4 into i5: the piece on i4 is captured and you score a point.",
+                 "i3 跳過 i4 落在 i5：i4 的棋子被吃掉，你得一分。"),
+            Text("That capture takes another piece: jump from i3 over i4.", "那樣吃的是另一顆：請從 i3 跳過 i4。"),
+            accept=("i3-i5",), refused=("i4-i5",)),),
+        variant="capture", options={"players": 1},
+    ),
+    Lesson(
+        "capture-end", Text("食棋: the last piece", "食棋：最後一顆"),
+        Text("When no capture is possible, a move is a step to a neighbouring hole. Played alone, 食棋 is won by "
+             "leaving exactly one piece; with several players, most captures wins. The game also ends after 60 "
+             "moves in a row without a capture.",
+             "無子可吃時，一步就是走到相鄰的洞。一個人玩時，剩下恰好一顆棋子就贏；多人對局時吃子最多者獲勝。"
+             "連續 60 步沒有人吃子，棋局也會結束。"),
+        ("capture-step", "capture-end"), "chinese-checkers", capture("i3 i5", taken=58),
+        (Step(Text("Two pieces are left, apart: no capture. Step one so that they stand side by side.",
+                   "只剩兩顆，彼此分開：無子可吃。走一步讓它們並排。"),
+              Text("Now one can jump the other.", "現在其中一顆可以跳過另一顆了。"),
+              Text("That step leaves no capture: bring the two pieces side by side.",
+                   "這步之後無子可吃：讓兩顆棋子並排。"),
+              goal=_capture_ready, example="i5-i4"),
+         Step(Text("Capture, and leave one piece.", "吃子，只留下一顆。"),
+              Text("One piece left: you have solved the solitaire.", "只剩一顆：你完成了單人食棋。"),
+              Text("Capture the other piece.", "吃掉另一顆。"),
+              goal=_red_won, example="i4-i2")),
+        variant="capture", options={"players": 1},
+    ),
+)
+
+COURSE = Course("chinese-checkers", Text("Chinese Checkers", "跳棋"), RULES, LESSONS)
