@@ -10,11 +10,12 @@ from rich.console import Console
 from rich.table import Table
 
 from qipan.core.errors import GameError
-from qipan.games.shengke.cards import Deck, deck_from_data, deck_problems, default_deck, read_deck_data
+from qipan.games.shengke.cards import Deck, deck_from_data, deck_json, deck_problems, default_deck, read_deck_data
 from qipan.games.shengke.elements import DIRECTIONS, ELEMENTS, GLYPHS, RANGES
 
 deck_app = typer.Typer(
-    help="Sheng-Ke (生剋棋) decks: check a deck file against the deck rules, or show a deck.",
+    help="Sheng-Ke (生剋棋) decks: check a deck file against the deck rules, show a deck, or print it as "
+         "one line of JSON.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -79,16 +80,30 @@ def deck_table(deck: Deck) -> Table:
     return table
 
 
+def _read(console: Console, file: Path | None) -> Deck:
+    """The deck in ``file`` (the built-in one for None); exit 1 with its problems if illegal."""
+    try:
+        return default_deck() if file is None else deck_from_data(read_deck_data(file))
+    except GameError as exc:
+        console.print(f"[red]{exc}[/red]", markup=True)
+        console.print(f"run 'qipan deck check {file}' to list every problem")
+        raise typer.Exit(1) from None
+
+
 @deck_app.command("show")
 def show_command(
     file: Annotated[Path | None, typer.Argument(help="deck file; the built-in deck if omitted")] = None,
 ) -> None:
     """Show a deck (the built-in one without FILE) as a table."""
     console = Console()
-    try:
-        deck = default_deck() if file is None else deck_from_data(read_deck_data(file))
-    except GameError as exc:
-        console.print(f"[red]{exc}[/red]", markup=True)
-        console.print(f"run 'qipan deck check {file}' to list every problem")
-        raise typer.Exit(1) from None
-    console.print(deck_table(deck))
+    console.print(deck_table(_read(console, file)))
+
+
+@deck_app.command("json")
+def json_command(
+    file: Annotated[Path | None, typer.Argument(help="deck file; the built-in deck if omitted")] = None,
+) -> None:
+    """Print a legal deck as one line of JSON: the value the deck_0/deck_1 options (and the
+    server) take, and what records store."""
+    deck = _read(Console(stderr=True), file)
+    typer.echo(deck_json(deck))

@@ -21,7 +21,18 @@ MAX_NUMBER_TEXT = 40
 """Longest text read as a number (``"604800"``, ``" 1e3 "``): longer text is refused unread."""
 
 MAX_TEXT = 4096
-"""Longest string option value (a deck file path at most; Linux's PATH_MAX)."""
+"""Longest string option value (a deck file path at most, Linux's PATH_MAX, or an inline deck)."""
+
+
+def is_inline(value: object) -> bool:
+    """Whether the value of a ``local_file`` option is the file's content itself (JSON text,
+    starting with ``{``) rather than a path.
+
+    >>> is_inline(' {"cards": []}'), is_inline("decks/mine.toml")
+    (True, False)
+    """
+    return isinstance(value, str) and value.lstrip().startswith("{")
+
 
 def _number(bound: float) -> str:
     """A bound as written in the declaration: ``604800``, not ``604800.0`` or ``6.048e+05``."""
@@ -53,7 +64,8 @@ class Option:
     maximum: float | None = None
     local_file: bool = False
     """The value names a file on the machine running the game: fine in the terminal, refused
-    (other than the default) by the server, which must never open a client-given path."""
+    (other than the default) by the server, which must never open a client-given path. A value
+    that :func:`is_inline` is the file's content instead, which the server accepts."""
     seat: bool = False
     """The value's digit choices are seat numbers counted from 0, as the API and the engine
     protocol count them; front ends for people show and read them counted from 1."""
@@ -84,7 +96,9 @@ class Option:
         """Convert ``value`` (a JSON value or a string) to this option's type, or raise GameError."""
         kind = self.kind
         if kind is str and isinstance(value, str) and len(value) > MAX_TEXT:
-            raise GameError(f"option {self.name}: {brief(value, 40)} is longer than {MAX_TEXT} characters")
+            # Not quoted at all: a long value is a whole document (an inline deck), not a word.
+            raise GameError(f"option {self.name}: a text of {len(value)} characters is longer than {MAX_TEXT} "
+                            "characters")
         parsed = self._convert(value)
         if parsed is None:
             raise GameError(f"option {self.name}: {brief(value, 40)} is not a {_KIND_NAMES[kind]} "

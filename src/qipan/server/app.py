@@ -515,8 +515,9 @@ def _shown(path: str) -> str:
 MAX_WEB_PATH = 255
 """Longest path below the web client's directory looked up as a file (its files' are far shorter)."""
 
-MAX_OPTIONS_TEXT = 4096
-"""Longest stored options (as JSON) the lobby builds a game from to name its seats."""
+MAX_OPTIONS_TEXT = 32_768
+"""Longest stored options (as JSON) the lobby builds a game from to name its seats (two inline
+Sheng-Ke decks of up to 4,096 characters each, escaped, fit)."""
 
 
 @functools.lru_cache(maxsize=256)

@@ -15,6 +15,7 @@ from typing import Any
 from qipan.ai.agent import agent_levels
 from qipan.core import GameError, load, registry
 from qipan.core.game import Game
+from qipan.core.options import is_inline
 
 
 def available_games() -> list[str]:
@@ -103,10 +104,11 @@ def build_game(body: Mapping[str, Any]) -> Game[Any, Any]:
         raise GameError('"options" must be an object like {"time_limit": 600}')
     for option in registry.game_class(name).options:
         given = options.get(option.name, options.get(option.name.replace("_", "-")))
-        if option.local_file and given is not None and given != option.default:
+        if option.local_file and given is not None and given != option.default and not is_inline(given):
             raise GameError(
                 f"option {option.name} names a file, and the server never opens files a client names; "
-                f"only {option.default!r} is offered here (use qipan play in a terminal for your own file)"
+                f"send {option.default!r} or the file's content itself as JSON text (qipan deck json FILE "
+                "prints it)"
             )
     return load(name, variant or None, options)
 

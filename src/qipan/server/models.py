@@ -19,11 +19,15 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool, StrictFloat, StrictInt, StringConstraints
 
 from qipan.core.errors import brief, brief_text
+from qipan.core.options import MAX_TEXT
 from qipan.server.meta import available_games
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 Text = Annotated[str, StringConstraints(max_length=200)]
-Scalar = StrictBool | StrictInt | StrictFloat | Text
+OptionText = Annotated[str, StringConstraints(max_length=2 * MAX_TEXT)]
+"""An option's text: an inline deck of up to MAX_TEXT characters, or a longer one that the option
+itself refuses with a message naming it (beyond this, the short message of validation_message)."""
+OptionValue = StrictBool | StrictInt | StrictFloat | OptionText
 Number = int | float
 Value = bool | int | float | str
 Token = Annotated[str, StringConstraints(min_length=1, max_length=100)]
@@ -75,7 +79,7 @@ class GameSpec(Request):
     game: Name = Field(description="a game name from /api/meta",
                        json_schema_extra={"enum": GAME_NAMES})  # others get 400 (unknown game)
     variant: Name | None = Field(None, description="a variant name from /api/meta (default: the first)")
-    options: dict[Name, Scalar | None] | None = Field(
+    options: dict[Name, OptionValue | None] | None = Field(
         None, max_length=MAX_OPTIONS, description="option values by name, e.g. {\"time_limit\": 600}")
 
 
@@ -463,7 +467,8 @@ def validation_message(problems: Sequence[Any]) -> str:
             return f"seat {loc[1]}: level must be an AI level name (a string)"
         return f"seat {loc[1]} must be {LEVEL_HINT}"
     if top == "options" and len(loc) > 1:
-        return f"option {brief(loc[1], 40)}: values must be numbers, true/false or strings of at most 200 characters"
+        return (f"option {brief(loc[1], 40)}: values must be numbers, true/false or strings of at most {MAX_TEXT} "
+                "characters")
     if isinstance(top, str) and top in FIELD_MESSAGES:
         return FIELD_MESSAGES[top]
     where = ".".join(brief_text(p, 40) if isinstance(p, str) else str(p) for p in loc)

@@ -11,7 +11,18 @@ from typer.testing import CliRunner
 
 from qipan.cli.deck import deck_app, range_picture
 from qipan.core import GameError
-from qipan.games.shengke.cards import deck_problems, default_deck, default_deck_text, load_deck
+from qipan.games.shengke.cards import (
+    MAX_CARD_NAME,
+    MAX_DECK_NAME,
+    MAX_INLINE_DECK,
+    deck_from_data,
+    deck_from_option,
+    deck_json,
+    deck_problems,
+    default_deck,
+    default_deck_text,
+    load_deck,
+)
 
 from .helpers import new_game
 
@@ -61,7 +72,7 @@ def test_sums_and_counts() -> None:
     assert deck_problems([]) == ["a deck file must hold a table with a 'cards' list"]
     assert deck_problems({"cards": [{"id": "x y", "name": "", "element": "air", "in": "3", "out": 3}]})[1:4] == [
         "card 1: id 'x y' must be 1-24 letters, digits, '-' or '_'",
-        "card 1: name must be a non-empty string",
+        "card 1: name must be a non-empty string of at most 24 characters, none of them control or invisible",
         "card 1: element 'air' is not one of wood, fire, earth, metal, water (or 木火土金水)",
     ]
 
@@ -142,3 +153,99 @@ def test_a_deck_file_that_is_not_utf8_is_refused_cleanly(tmp_path: Path) -> None
     assert result.exit_code == 1 and "not UTF-8 text" in result.output
     with pytest.raises(GameError, match="option deck_0: cannot read deck file"):
         new_game(deck_0=str(path))
+
+
+def inline(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+def test_an_inline_deck_is_played_and_stored_as_itself() -> None:
+    data = default_data()
+    data["name"] = "mine"
+    data["cards"][0]["name"] = "青雲龍"
+    game = new_game(deck_1=inline(data))
+    assert game.decks[1].cards[0].name == "青雲龍" and game.decks[0] == default_deck()
+    assert game.config["deck_0"] == "default"
+    assert json.loads(game.config["deck_1"])["cards"][0] == {
+        "id": "wood1", "name": "青雲龍", "element": "wood", "in": 4, "out": 3}
+    again = new_game(deck_1=game.config["deck_1"])
+    assert again.decks == game.decks
+    # Played: 乙's cards are the inline deck's.
+    state = game.play(game.initial_state(), "shuffle " + "/".join([".".join(["12345"] * 5)] * 2))
+    state = game.play(state, "roll 1-1")
+    state = game.play(game.play(state, "wood1@a1"), "wood2@c1")
+    state = game.play(state, "roll 1-3")
+    assert "wood1@a2" in game.legal_texts(state)
+    assert "青雲龍" in game.describe_action(state, game.parse_action(state, "wood1@a2"))
+
+
+def test_a_game_from_a_deck_file_stores_the_deck_not_the_path(tmp_path: Path) -> None:
+    toml = tmp_path / "mine.toml"
+    toml.write_text(default_deck_text().replace("青翼龍", "青雲龍"), encoding="utf-8")
+    game = new_game(deck_0=str(toml))
+    assert str(tmp_path) not in game.config["deck_0"]
+    assert deck_from_option(game.config["deck_0"]).cards[0].name == "青雲龍"
+    toml.unlink()
+    assert new_game(deck_0=game.config["deck_0"]).decks == game.decks
+
+
+def test_inline_decks_are_refused_with_the_problems_deck_check_names(tmp_path: Path) -> None:
+    data = default_data()
+    data["cards"][0]["in"] = 9
+    data["cards"][1]["id"] = "wood3"
+    with pytest.raises(GameError) as caught:
+        new_game(deck_0=inline(data))
+    message = str(caught.value)
+    assert message.startswith("option deck_0: illegal deck: ")
+    problems = deck_problems(data)
+    assert message == "option deck_0: illegal deck: " + "; ".join(problems)
+    bad = tmp_path / "bad.json"
+    bad.write_text(inline(data), encoding="utf-8")
+    result = CliRunner().invoke(deck_app, ["check", str(bad)], terminal_width=300)
+    listed = [line.removeprefix("  - ") for line in result.output.splitlines() if line.startswith("  - ")]
+    assert result.exit_code == 1 and listed == problems
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("{" + '"cards": [' * 40, "the inline deck is not valid JSON: JSON nested deeper than 32 levels"),
+    ('{"cards": [1, 2,', "the inline deck is not valid JSON: not valid JSON"),
+    ('{"cards": "' + "Z" * 5000 + '"}', "the inline deck is 5013 characters long; at most 4096"),
+    ('{"name": "' + "Z" * 3000 + '", "cards": []}', "the deck's name must be a string of 1-40 characters"),
+    ('{"cards": [' + ",".join(['{"id": "a", "name": "\\u0007x", "element": "wood", "in": 1, "out": 1}'] * 25) + "]}",
+     "card 1 (a): name must be a non-empty string of at most 24 characters, none of them control or invisible"),
+])
+def test_garbage_and_oversized_inline_decks_are_refused_without_an_echo(text: str, fragment: str) -> None:
+    with pytest.raises(GameError) as caught:
+        deck_from_option(text)
+    message = str(caught.value)
+    assert fragment in message and "\n" not in message
+    assert "ZZZZ" not in message and len(message) < 1200  # eight problems at most
+
+
+def test_the_longest_legal_deck_still_travels_inline() -> None:
+    """Names are bounded so that every legal deck's inline form fits the option: a record of any
+    game replays."""
+    data = default_data()
+    data["name"] = '"' * MAX_DECK_NAME
+    for number, card in enumerate(data["cards"]):
+        card["id"] = f"{number:02d}" + "x" * 22
+        card["name"] = '\\"' * (MAX_CARD_NAME // 2)
+    assert deck_problems(data) == []
+    text = deck_json(deck_from_data(data))
+    assert len(text) <= MAX_INLINE_DECK
+    assert new_game(deck_0=text, deck_1=text).decks[0] == deck_from_data(data)
+    data["cards"][0]["name"] += "x"
+    assert deck_problems(data) == [
+        "card 1 (00xxxxxxxxxxxxxxxxxxxxxx): name must be a non-empty string of at most 24 characters, none of "
+        "them control or invisible"]
+
+
+def test_deck_json_command(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(deck_app, ["json"])
+    assert result.exit_code == 0 and deck_from_option(result.output.strip()) == default_deck()
+    assert "\n" not in result.output.strip()
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"cards": []}', encoding="utf-8")
+    result = runner.invoke(deck_app, ["json", str(bad)], terminal_width=200)
+    assert result.exit_code == 1 and "qipan deck check" in result.output

@@ -6,7 +6,7 @@
 ('生剋棋 Sheng-Ke', 2)
 """
 
-from qipan.games.shengke.cards import Card, Deck, deck_problems, default_deck, load_deck
+from qipan.games.shengke.cards import Card, Deck, deck_json, deck_problems, default_deck, inline_deck, load_deck
 from qipan.games.shengke.game import ShengKe
 from qipan.games.shengke.state import Coin, Pick, Place, Roll, Shuffle, State
 
@@ -20,7 +20,9 @@ __all__ = [
     "ShengKe",
     "Shuffle",
     "State",
+    "deck_json",
     "deck_problems",
     "default_deck",
+    "inline_deck",
     "load_deck",
 ]

@@ -18,14 +18,23 @@ each card has ``id`` (letters, digits, ``-`` or ``_``; used in move notation), `
 (25, '青翼龍', 4)
 >>> deck_problems({"cards": []})[0]
 'the deck has 0 cards; it needs exactly 25 (5 of each element)'
+
+A deck also travels inline, as one line of that JSON (:func:`deck_json`): the game options
+``deck_0`` and ``deck_1`` take it (:func:`deck_from_option`), the server takes nothing else,
+and records store it, so a record replays anywhere.
+
+>>> deck_from_option(deck_json(deck)) == deck
+True
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -34,6 +43,7 @@ from typing import Any
 
 from qipan.core import jsonsafe
 from qipan.core.errors import GameError, brief, brief_text
+from qipan.core.options import MAX_TEXT, is_inline
 from qipan.games.shengke.elements import ELEMENTS, GLYPHS, RANGES, parse_element
 
 DECK_SIZE = 25
@@ -43,6 +53,13 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
 
 MAX_DECK_BYTES = 64 * 1024
 """The largest deck file read (the built-in deck is about 2 KiB)."""
+
+MAX_INLINE_DECK = MAX_TEXT
+"""The longest inline deck, in characters (the built-in deck is about 1,600); with the name
+bounds below, every legal deck's :func:`deck_json` fits, so every record replays."""
+
+MAX_CARD_NAME = 24
+MAX_DECK_NAME = 40
 
 MAX_PROBLEMS_SHOWN = 8
 """Problems of an illegal deck named in the error of a game option (``qipan deck check`` lists all)."""
@@ -98,8 +115,9 @@ def deck_problems(data: object) -> list[str]:
         return ["a deck file must hold a table with a 'cards' list"]
     problems: list[str] = []
     name = data.get("name", "deck")
-    if not isinstance(name, str):
-        problems.append("'name' must be a string")
+    if not _fine_text(name, MAX_DECK_NAME):
+        problems.append(f"the deck's name must be a string of 1-{MAX_DECK_NAME} characters, none of them "
+                        "control or invisible")
     cards = data.get("cards")
     if not isinstance(cards, list):
         return [*problems, "the deck has no 'cards' list"]
@@ -129,8 +147,9 @@ def deck_problems(data: object) -> list[str]:
         unknown = sorted(set(raw) - {"id", "name", "element", "in", "out"})
         if unknown:
             problems.append(f"{where} has unknown field(s) {', '.join(brief(str(u), 40) for u in unknown)}")
-        if "name" in raw and (not isinstance(raw["name"], str) or not raw["name"].strip()):
-            problems.append(f"{where}: name must be a non-empty string")
+        if "name" in raw and not _fine_text(raw["name"], MAX_CARD_NAME):
+            problems.append(f"{where}: name must be a non-empty string of at most {MAX_CARD_NAME} characters, "
+                            "none of them control or invisible")
         if "element" in raw:
             element = parse_element(raw["element"]) if isinstance(raw["element"], str) else None
             if element is None:
@@ -159,6 +178,13 @@ def deck_problems(data: object) -> list[str]:
     return problems
 
 
+def _fine_text(value: object, longest: int) -> bool:
+    """A name: a string, not blank, at most ``longest`` characters, none of them a control or
+    invisible (format) character."""
+    return (isinstance(value, str) and 0 < len(value) <= longest and bool(value.strip())
+            and not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in value))
+
+
 def deck_from_data(data: object) -> Deck:
     """Build a :class:`Deck` from parsed file data; GameError listing every problem if illegal."""
     problems = deck_problems(data)
@@ -175,17 +201,42 @@ def deck_from_data(data: object) -> Deck:
     return Deck(str(data.get("name", "deck")), cards)
 
 
-def parse_deck_text(text: str, toml: bool) -> object:
+def parse_deck_text(text: str, toml: bool, what: str = "the deck file") -> object:
     """Parse a deck file's text (TOML or JSON); GameError if it is not well-formed."""
     kind = "TOML" if toml else "JSON"
     try:
         return tomllib.loads(text) if toml else jsonsafe.loads(text, max_chars=MAX_DECK_BYTES)
     except GameError as exc:
-        raise GameError(f"the deck file is not valid {kind}: {exc}") from None
+        raise GameError(f"{what} is not valid {kind}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise GameError(f"the deck file is not valid {kind}: {brief_text(str(exc), 120)}") from None
+        raise GameError(f"{what} is not valid {kind}: {brief_text(str(exc), 120)}") from None
     except (ValueError, RecursionError):  # a 5,000-digit number, nesting thousands deep
-        raise GameError(f"the deck file is not valid {kind}: too deep or too large a value") from None
+        raise GameError(f"{what} is not valid {kind}: too deep or too large a value") from None
+
+
+def deck_json(deck: Deck) -> str:
+    """The deck as one line of JSON, as records store it and the server takes it (element names
+    in English; every legal deck's fits :data:`MAX_INLINE_DECK`)."""
+    return json.dumps(deck.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+
+def inline_deck(text: str) -> Deck:
+    """The deck an inline JSON text describes; GameError (never quoting the text) if it is too
+    long, not JSON, or not a legal deck (the problems :func:`deck_problems` names)."""
+    if len(text) > MAX_INLINE_DECK:
+        raise GameError(f"the inline deck is {len(text)} characters long; at most {MAX_INLINE_DECK} "
+                        "(a deck is about 1,600)")
+    return deck_from_data(parse_deck_text(text, toml=False, what="the inline deck"))
+
+
+def deck_from_option(value: str) -> Deck:
+    """The deck a ``deck_0``/``deck_1`` option names: ``default`` (or nothing) is the built-in
+    deck, JSON text (starting with ``{``) an inline deck, anything else a deck file's path."""
+    if value.strip() in ("", "default"):
+        return default_deck()
+    if is_inline(value):
+        return inline_deck(value)
+    return load_deck(value)
 
 
 def read_deck_data(path: str | Path) -> object:

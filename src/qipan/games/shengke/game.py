@@ -26,7 +26,7 @@ from typing import Any
 from qipan.core.errors import GameError, brief, choices_text
 from qipan.core.game import CHANCE, Game
 from qipan.core.options import Option, Variant
-from qipan.games.shengke.cards import DECK_SIZE, PER_ELEMENT, Card, Deck, default_deck, load_deck
+from qipan.games.shengke.cards import DECK_SIZE, PER_ELEMENT, Card, Deck, deck_from_option, deck_json
 from qipan.games.shengke.elements import (
     ANY,
     DICE,
@@ -85,10 +85,10 @@ class ShengKe(Game[State, Action]):
         Option("first_bonus", 2, "cards added to the first player's final count", minimum=0, maximum=25),
         Option("first", "random", "who goes first: random (a coin toss), 甲 or 乙",
                choices=("random", "0", "1"), seat=True),
-        Option("deck_0", "default", "deck file (TOML or JSON) of 甲, or 'default' for the built-in deck",
-               local_file=True),
-        Option("deck_1", "default", "deck file (TOML or JSON) of 乙, or 'default' for the built-in deck",
-               local_file=True),
+        Option("deck_0", "default", "甲's deck: 'default' (the built-in deck), the deck as JSON text, or a "
+               "deck file (TOML or JSON; not on the server)", local_file=True),
+        Option("deck_1", "default", "乙's deck: 'default' (the built-in deck), the deck as JSON text, or a "
+               "deck file (TOML or JSON; not on the server)", local_file=True),
     )
 
     decks: tuple[Deck, Deck]
@@ -99,11 +99,14 @@ class ShengKe(Game[State, Action]):
                             "so choose an even number (the post plays 20)")
         decks = []
         for player in (0, 1):
-            source = values[f"deck_{player}"]
+            key = f"deck_{player}"
             try:
-                decks.append(default_deck() if source in ("", "default") else load_deck(source))
+                deck = deck_from_option(values[key])
             except GameError as exc:
-                raise GameError(f"option deck_{player}: {exc}") from None
+                raise GameError(f"option {key}: {exc}") from None
+            decks.append(deck)
+            # The deck itself, never a path: a record (options included) replays anywhere.
+            values[key] = "default" if values[key].strip() in ("", "default") else deck_json(deck)
         self.decks = (decks[0], decks[1])
         cards = [c for d in self.decks for c in d.cards]
         self._cards: tuple[Card, ...] = tuple(cards)
