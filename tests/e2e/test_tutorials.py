@@ -82,7 +82,7 @@ def test_every_lesson_plays_through(open_page: OpenPage, server: Any, shots: Any
 
 def test_lessons_by_clicks(open_page: OpenPage, server: Any) -> None:
     """The boards take the lesson's moves as in a game: Abalone's push, Tellstones' place,
-    Chinese Checkers' chain."""
+    Chinese Checkers' chain, Kelighine's promotion."""
     page = open_page(lesson_url(server, "abalone", "sumito"))
     page.click('[data-cell="e3"]')
     page.click('g.target[data-move="e3e4"]')
@@ -103,6 +103,12 @@ def test_lessons_by_clicks(open_page: OpenPage, server: Any) -> None:
     page.click('g.target[data-hole="m9"]')
     expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "correct")
     expect(page.locator("#board .last-path")).to_have_attribute("data-path", "i5-k7-m9")
+
+    page.goto(lesson_url(server, "kelighine", "promote"))
+    page.click('.piece.clickable[data-cell="A6"]')
+    page.click('#kg-actions button[data-move="A6^B3"]')
+    expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "correct")
+    expect(page.locator('.piece[data-cell="B3"]')).to_have_count(1)
 
 
 def test_restart_and_progress_survive_a_reload(open_page: OpenPage, server: Any) -> None:

@@ -1,0 +1,290 @@
+"""The Kelighine course: entering, laps and promotions, direct and indirect pushes, and what
+version 2 adds (docs/games/kelighine.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qipan.tutorials.lesson import Course, Lesson, Step, Text
+
+RULES = {
+    "board": Text("The board: rings A, B, C, the goal J, corners and start cells",
+                  "棋盤：A、B、C 三環、終點 J、角落與起點"),
+    "enter-a": Text("Entering ring A from a start cell or corner", "從起點或角落進入 A 環"),
+    "move": Text("A turn: roll, then move counter-clockwise", "一回合：擲骰，再逆時針移動"),
+    "a-lap": Text("The A lap: round to the reference cell", "A 環一圈：繞回參考格"),
+    "promote": Text("Promotion to the next ring", "晉升到下一環"),
+    "bc-laps": Text("B and C laps, and their coins", "B、C 環的一圈與硬幣"),
+    "direct-push": Text("Direct push: landing on a piece", "直接排擠：落在棋子上"),
+    "indirect-push": Text("Indirect-push cells, from the last piece", "間接排擠格（由上一顆棋子決定）"),
+    "push-destination": Text("Where a pushed piece goes", "被排擠的棋子去哪裡"),
+    "push-choice": Text("The pushed piece's owner chooses", "被排擠棋子的主人選擇去處"),
+    "persistence": Text("Pushed again while landing on indirect-push cells", "落在間接排擠格上會再被排擠"),
+    "win": Text("Version 1: the first piece to J wins", "第一版：先到 J 的棋子獲勝"),
+    "pass": Text("Pass when no die can be used", "沒有骰子能用時讓過"),
+    "v2-dice": Text("Version 2: two d4, each used on its own", "第二版：兩顆四面骰，各自使用"),
+    "v2-own-push": Text("Version 2: pushes apply to your own pieces too", "第二版：自己的棋子也會被排擠"),
+    "v2-clockwise": Text("Version 2: clockwise in completed rings", "第二版：已完成的環可以順時針走"),
+    "v2-reserve": Text("Version 2: the reserve, and doubles bring a piece in", "第二版：預備區，擲出對子時帶一顆進場"),
+    "v2-double-one": Text("Version 2: double 1 (four 1s, reroll, or two 1s)", "第二版：雙一（四個一、重擲或兩個一）"),
+    "v2-coins": Text("Version 2: one lap under way per ring and player",
+                     "第二版：每位玩家每一環只能有一顆棋子在繞圈中"),
+    "v2-start": Text("Version 2: no free corner sends a piece back to start", "第二版：沒有空角落時棋子回到起點"),
+    "v2-last-piece": Text("Version 2: the last piece on the field uses one die",
+                          "第二版：場上最後一顆棋子只用一顆骰子"),
+    "v2-win": Text("Version 2: all three pieces at J win", "第二版：三顆棋子都到 J 才獲勝"),
+}
+
+Piece = dict[str, Any]
+
+
+def piece(cell: str, a: int, laps: int = 0, entry: str | None = None) -> Piece:
+    """A piece on ``cell`` with A progress ``a`` (half-steps, docs: Decisions 1), ``laps``
+    completed and the ``entry`` cell (its coin) of a B or C lap under way."""
+    return {"cell": cell, "a": a, "done": laps, "entry": entry}
+
+
+def rolled(mine: list[Piece], theirs: list[Piece], dice: int | tuple[int, int], *, last: str | None = None,
+           version: int = 1, number: int = 5, ones: bool = False, one_die: bool = False) -> dict[str, Any]:
+    """Player 1 (seat 0) to act, having rolled ``dice`` (``ones``: a double 1 to settle);
+    ``last`` is the cell of the previous player's last piece (it fixes the indirect-push cells)."""
+    values = [dice] if isinstance(dice, int) else list(dice)
+    event = ["roll", 0, *values] + ([0] if version == 1 else [])
+    return {"turn": 0, "phase": "ones" if ones else "act", "rolled": values, "dice": [] if ones else values,
+            "one_die": one_die, "last": last, "moved": None, "pieces": [mine, theirs], "pending": None,
+            "after": None, "log": [event], "prev_log": [], "number": number, "winner": None}
+
+
+START_2 = [piece("H", 21)]
+"""Player 2's piece waiting on its start cell H."""
+RESERVE_1, RESERVE_2 = piece("reserve", 5), piece("reserve", 21)
+V2 = {"version": 2}
+
+
+def _won(game: Any, before: Any, after: Any) -> bool:
+    return bool(game.to_move(after) is None and game.returns(after)[0] > 0)
+
+
+LESSONS = (
+    Lesson(
+        "enter", Text("Into ring A", "進入 A 環"),
+        Text("Each piece races from its start cell (yours is I, at the bottom) round the outer ring A, then the "
+             "middle ring B, then the inner ring C, and into the goal J. A turn is a roll, then a move "
+             "counter-clockwise (increasing numbers). From a start cell between A2 and A3, a roll of 2 goes to A4.",
+             "每顆棋子從起點（你的是下方的 I）出發，先繞外環 A，再繞中環 B，再繞內環 C，最後進入終點 J。"
+             "一回合先擲骰，再逆時針（編號遞增）移動。從 A2 與 A3 之間的起點擲出 2，就走到 A4。"),
+        ("board", "enter-a", "move"), "kelighine", rolled([piece("I", 5)], START_2, 2, number=1),
+        (Step(
+            Text("You rolled 2. Move your piece from I into ring A (click it, then the dot; or type I+2).",
+                 "你擲出 2。把棋子從 I 走進 A 環（點棋子，再點圓點；或輸入 I+2）。"),
+            Text("I+2 landed on A4. Your piece's face shows 6 until it completes its first lap.",
+                 "I+2 落在 A4。棋子在完成第一圈之前，朝上的一面是 6。"),
+            Text("Move the piece on I by the die.", "用這顆骰子移動 I 上的棋子。"),
+            accept=("I+2",)),),
+    ),
+    Lesson(
+        "direct-push", Text("The direct push", "直接排擠"),
+        Text("Moving onto an occupied cell pushes the piece there (排擠). A piece pushed from ring A goes to the "
+             "nearest free corner (D, E, F or G).",
+             "走到有棋子的格子上，就會把那顆棋子擠走（排擠）。從 A 環被擠走的棋子會去最近的空角落（D、E、F 或 G）。"),
+        ("direct-push", "push-destination"), "kelighine", rolled([piece("A5", 10)], [piece("A8", 48)], 3),
+        (Step(
+            Text("You rolled 3: move A5 onto player 2's piece on A8.", "你擲出 3：把 A5 走到玩家 2 在 A8 的棋子上。"),
+            Text("Player 2's piece was pushed from A8 to the corner F, the nearest free one.",
+                 "玩家 2 的棋子被從 A8 擠到最近的空角落 F。"),
+            Text("Move A5 by 3.", "把 A5 走 3 步。"), accept=("A5+3",)),),
+    ),
+    Lesson(
+        "indirect-push", Text("Indirect pushes and the A lap", "間接排擠與 A 環一圈"),
+        Text("The last piece the previous player moved decides the turn's indirect-push cells (tinted red): from "
+             "A8 they are A12, A16, A4 and every even (black) cell of rings B and C. A piece that lands on one "
+             "is pushed itself. Your piece on A1 has gone almost round: reaching A3 or beyond completes its A lap.",
+             "上一位玩家最後移動的棋子決定本回合的間接排擠格（紅色底）：它在 A8 時，間接排擠格是 A12、A16、A4 "
+             "以及 B、C 環所有偶數（黑色）格。落在這些格子上的棋子自己會被擠走。你在 A1 的棋子快繞完一圈了："
+             "走到 A3 或更遠就完成 A 環一圈。"),
+        ("indirect-push", "a-lap"), "kelighine", rolled([piece("A1", 34)], [piece("A8", 48)], 3, last="A8"),
+        (Step(
+            Text("You rolled 3: move A1 to A4, an indirect-push cell.", "你擲出 3：把 A1 走到間接排擠格 A4。"),
+            Text("On A4 your piece completed its A lap (its face turned to 1), then A4's indirect push sent it to "
+                 "the corner E. A completed lap is never lost to a push.",
+                 "在 A4 你的棋子先完成了 A 環一圈（朝上的一面變成 1），接著 A4 的間接排擠把它送到角落 E。"
+                 "已完成的圈數不會因排擠而失去。"),
+            Text("Move A1 by 3.", "把 A1 走 3 步。"), accept=("A1+3",)),),
+    ),
+    Lesson(
+        "promote", Text("Promotion", "晉升"),
+        Text("Once a piece's lap of a ring is complete, you may forgo a die to move it to a free touching cell "
+             "of the next ring: A6 touches B3. Entering a ring puts one of your coins on the cell entered; the "
+             "lap there is complete when the piece comes back round to it.",
+             "某環一圈完成後，可以放棄一顆骰子，把棋子移到下一環相鄰的空格：A6 與 B3 相鄰。進入新的環時，"
+             "要在進入的格子放一枚你的硬幣；棋子繞回那一格時，該環一圈就完成了。"),
+        ("promote", "bc-laps"), "kelighine", rolled([piece("A6", 44, 1)], START_2, 2),
+        (Step(
+            Text("Your piece on A6 has completed lap A. Promote it to B3 instead of moving (A6^B3).",
+                 "你在 A6 的棋子已完成 A 環一圈。不要移動，把它晉升到 B3（A6^B3）。"),
+            Text("The piece is on B3, with your coin on it marking where its B lap started.",
+                 "棋子到了 B3，你的硬幣放在那裡，標出 B 環一圈的起點。"),
+            Text("That moves the piece along ring A: promote it instead.", "那是沿 A 環移動：請改為晉升。"),
+            accept=("A6^B3",)),),
+    ),
+    Lesson(
+        "b-lap", Text("Completing lap B", "完成 B 環一圈"),
+        Text("Your piece entered ring B on B3 (your coin is there) and has come round to B1.",
+             "你的棋子從 B3 進入 B 環（硬幣在那裡），已經繞到 B1。"),
+        ("bc-laps",), "kelighine", rolled([piece("B1", 44, 1, "B3")], START_2, 3),
+        (Step(
+            Text("You rolled 3: move B1 past B3.", "你擲出 3：把 B1 走過 B3。"),
+            Text("Passing its entry cell completed lap B: the face shows 2 and the coin comes back to you.",
+                 "經過進入格就完成了 B 環一圈：朝上的一面變成 2，硬幣也回到你手上。"),
+            Text("Move B1 by 3.", "把 B1 走 3 步。"), accept=("B1+3",)),),
+    ),
+    Lesson(
+        "persistence", Text("Your choice, and pushed again", "由你選擇，以及再次排擠"),
+        Text("Player 2's last piece is on A8, so the even cells of ring B are indirect-push cells. A piece pushed "
+             "out of ring B goes to one of the two touching cells of ring A, and its owner chooses. A piece pushed "
+             "onto another indirect-push cell is pushed again.",
+             "玩家 2 最後的棋子在 A8，所以 B 環的偶數格都是間接排擠格。被擠出 B 環的棋子會去 A 環兩個相鄰格之一，"
+             "由棋子的主人選擇。被擠到另一個間接排擠格上的棋子，會再被擠一次。"),
+        ("push-choice", "persistence"), "kelighine",
+        rolled([piece("B1", 44, 1, "B1")], [piece("A8", 48)], 1, last="A8"),
+        (Step(Text("You rolled 1: move B1 to B2.", "你擲出 1：把 B1 走到 B2。"),
+              Text("B2 is an indirect-push cell: your piece is pushed out of ring B and loses its B lap and coin. "
+                   "Where it goes is your choice.",
+                   "B2 是間接排擠格：你的棋子被擠出 B 環，失去 B 環的進度和硬幣。去哪裡由你選擇。"),
+              Text("Move B1 by 1.", "把 B1 走 1 步。"), accept=("B1+1",)),
+         Step(Text("Choose where your piece goes: A3 or A4. Pick the one that keeps it on ring A.",
+                   "選擇棋子的去處：A3 或 A4。選能讓它留在 A 環上的那一格。"),
+              Text("A3 is safe. A4 is an indirect-push cell too: the piece would have been pushed again, on to "
+                   "the corner E.",
+                   "A3 是安全的。A4 也是間接排擠格：棋子會再被擠一次，被送到角落 E。"),
+              Text("A4 is an indirect-push cell too: your piece would be pushed again, on to the corner E. Choose "
+                   "A3.",
+                   "A4 也是間接排擠格：你的棋子會再被擠一次，被送到角落 E。請選 A3。"),
+              accept=("push:A3",))),
+    ),
+    Lesson(
+        "win", Text("Into the goal", "進入終點"),
+        Text("Your piece on C3 has completed all three laps. From ring C a promotion goes to J, and in version 1 "
+             "the first piece at J wins.",
+             "你在 C3 的棋子已完成三環。從 C 環晉升就進入 J；第一版中先到 J 的棋子獲勝。"),
+        ("win",), "kelighine", rolled([piece("C3", 44, 3)], START_2, 2),
+        (Step(Text("Promote C3 to J and win.", "把 C3 晉升到 J，贏下這局。"),
+              Text("Your piece reached J: you win.", "你的棋子到達 J：你贏了。"),
+              Text("That moves round ring C: promote to J instead.", "那是沿 C 環移動：請改為晉升到 J。"),
+              accept=("C3^J",)),),
+    ),
+    Lesson(
+        "two-dice", Text("Version 2: two dice, and your own pieces", "第二版：兩顆骰子與自己的棋子"),
+        Text("Version 2 rolls two four-sided dice; each is used on its own, both on one piece or one each. Every "
+             "piece can be pushed, your own included.",
+             "第二版擲兩顆四面骰，每顆各自使用，可以都用在同一顆棋子，也可以各用一顆。所有棋子都會被排擠，"
+             "包括你自己的。"),
+        ("v2-dice", "v2-own-push"), "kelighine",
+        rolled([piece("A5", 10), piece("A8", 16), RESERVE_1], [piece("H", 21), RESERVE_2, RESERVE_2], (3, 4),
+               version=2),
+        (Step(Text("Use the 3 to move A5 onto your own piece on A8.", "用 3 把 A5 走到你自己在 A8 的棋子上。"),
+              Text("Your own piece was pushed to the corner F. The 4 is left.", "你自己的棋子被擠到角落 F。還剩下 4。"),
+              Text("Move A5 by 3, onto A8.", "把 A5 走 3 步，到 A8。"), accept=("A5+3",)),
+         Step(Text("Now use the 4 on the piece on A8.", "現在把 4 用在 A8 的棋子上。"),
+              Text("Both dice are used: the turn is over.", "兩顆骰子都用完了：回合結束。"),
+              Text("Use the 4 on the piece on A8.", "把 4 用在 A8 的棋子上。"), accept=("A8+4",))),
+        options=V2,
+    ),
+    Lesson(
+        "clockwise", Text("Version 2: going back", "第二版：往回走"),
+        Text("In version 2 a piece may also move clockwise (decreasing numbers) in a ring whose lap it has "
+             "completed. Your piece on A6 has completed lap A.",
+             "第二版中，棋子在已完成一圈的環上也可以順時針（編號遞減）移動。你在 A6 的棋子已完成 A 環一圈。"),
+        ("v2-clockwise",), "kelighine",
+        rolled([piece("A6", 44, 1), piece("A3", 6), RESERVE_1], [piece("A4", 40), RESERVE_2, RESERVE_2], (2, 4),
+               version=2),
+        (Step(Text("Move A6 back 2, onto player 2's piece on A4 (A6-2).",
+                   "把 A6 往回走 2，走到玩家 2 在 A4 的棋子上（A6-2）。"),
+              Text("Going back pushed player 2's piece from A4 to the corner E.",
+                   "往回走把玩家 2 的棋子從 A4 擠到角落 E。"),
+              Text("That is legal, but it does not push the piece on A4 by going back.",
+                   "這步合法，但不是往回走去擠 A4 的棋子。"),
+              accept=("A6-2",)),),
+        options=V2,
+    ),
+    Lesson(
+        "doubles", Text("Version 2: doubles and the reserve", "第二版：對子與預備區"),
+        Text("In version 2 each player has three pieces: one starts on the start cell, two wait in reserve. A "
+             "double brings a reserve piece in. A double 1 is special: take it as four 1s, reroll, or keep two "
+             "1s.",
+             "第二版每位玩家有三顆棋子：一顆在起點，兩顆在預備區。擲出對子會帶一顆預備棋子進場。雙一很特別："
+             "可以當作四個一、重擲，或保留兩個一。"),
+        ("v2-double-one", "v2-reserve"), "kelighine",
+        rolled([piece("I", 5), RESERVE_1, RESERVE_1], [piece("H", 21), RESERVE_2, RESERVE_2], (1, 1), version=2,
+               number=1, ones=True),
+        (Step(Text("You rolled a double 1. Keep it as two 1s (ones:two).", "你擲出雙一。保留為兩個一（ones:two）。"),
+              Text("The double brought a second piece from the reserve onto I.", "對子把第二顆棋子從預備區帶到 I。"),
+              Text("Keep the double 1 as two 1s this time.", "這次請保留為兩個一。"), accept=("ones:two",)),),
+        options=V2,
+    ),
+    Lesson(
+        "coins", Text("Version 2: one lap at a time", "第二版：一次只繞一圈"),
+        Text("Each player has two coins: at most one of your pieces may be in the middle of a B lap, and one in "
+             "the middle of a C lap. Your piece on B2 is in the middle of its B lap.",
+             "每位玩家有兩枚硬幣：你最多只能有一顆棋子正在繞 B 環，一顆正在繞 C 環。你在 B2 的棋子正在繞 B 環。"),
+        ("v2-coins",), "kelighine",
+        rolled([piece("B2", 44, 1, "B2"), piece("A6", 44, 1), RESERVE_1], [piece("H", 21), RESERVE_2, RESERVE_2],
+               (1, 3), version=2),
+        (Step(Text("Promoting A6 to B3 is not allowed now (try A6^B3/1). Move the piece on B2 on its lap instead.",
+                   "現在不能把 A6 晉升到 B3（試試 A6^B3/1）。改為讓 B2 的棋子繼續繞圈。"),
+              Text("Once B2's lap is complete its coin comes back, and A6 may promote.",
+                   "等 B2 完成一圈、硬幣回來之後，A6 就可以晉升了。"),
+              Text("Move the piece on B2.", "移動 B2 的棋子。"), accept=("B2+1", "B2+3"), refused=("A6^B3/1",)),),
+        options=V2,
+    ),
+    Lesson(
+        "back-to-start", Text("Version 2: back to start", "第二版：回到起點"),
+        Text("All four corners are taken. A piece pushed from ring A with no free corner goes back to its start "
+             "cell, losing all its progress.",
+             "四個角落都被佔了。從 A 環被擠走而沒有空角落的棋子會回到起點，失去所有進度。"),
+        ("v2-start",), "kelighine",
+        rolled([piece("D", 33, 1), piece("E", 41, 1), piece("A5", 10)],
+               [piece("F", 49, 1), piece("G", 57, 1), piece("A8", 48)], (3, 4), version=2),
+        (Step(Text("Use the 3 to push player 2's piece off A8.", "用 3 把玩家 2 的棋子從 A8 擠走。"),
+              Text("No corner was free: player 2's piece went back to its start cell H, all progress lost.",
+                   "沒有空角落：玩家 2 的棋子回到起點 H，所有進度歸零。"),
+              Text("Move A5 by 3, onto A8.", "把 A5 走 3 步，到 A8。"), accept=("A5+3",)),),
+        options=V2,
+    ),
+    Lesson(
+        "last-piece", Text("Version 2: the last piece", "第二版：最後一顆棋子"),
+        Text("Two of your pieces are at J. With only one piece left on the field you use one of the two dice, "
+             "your choice, and forgo the other. All three pieces at J win.",
+             "你有兩顆棋子已到 J。場上只剩一顆棋子時，只能用兩顆骰子中的一顆（由你選），另一顆放棄。"
+             "三顆棋子都到 J 就獲勝。"),
+        ("v2-last-piece", "v2-win"), "kelighine",
+        rolled([piece("J", 44, 3), piece("J", 44, 3), piece("C3", 44, 3)], [piece("H", 21), RESERVE_2, RESERVE_2],
+               (2, 4), version=2, one_die=True),
+        (Step(Text("Promote your last piece from C3 to J and win.", "把最後一顆棋子從 C3 晉升到 J，贏下這局。"),
+              Text("All three of your pieces are at J: you win.", "你的三顆棋子都到了 J：你贏了。"),
+              Text("That moves round ring C: promote to J instead.", "那是沿 C 環移動：請改為晉升到 J。"),
+              goal=_won, example="C3^J"),),
+        options=V2,
+    ),
+    Lesson(
+        "pass", Text("No die to use: pass", "沒有骰子可用：讓過"),
+        Text("A die may go unused only when nothing is possible. Your only piece on the field is on C3, ready for "
+             "J; your other two pieces wait in reserve, and they come in only before a roll or after a double.",
+             "只有在什麼都不能做時，骰子才可以不用。你場上唯一的棋子在 C3，準備進入 J；另外兩顆在預備區，"
+             "只有在擲骰前或擲出對子後才會進場。"),
+        ("pass",), "kelighine",
+        rolled([piece("C3", 44, 3), RESERVE_1, RESERVE_1], [piece("H", 21), RESERVE_2, RESERVE_2], (2, 4),
+               version=2),
+        (Step(Text("Promote C3 to J, forgoing the 2 (C3^J/2).", "把 C3 晉升到 J，放棄 2（C3^J/2）。"),
+              Text("Your piece is at J and no piece of yours is left on the field.",
+                   "你的棋子到了 J，場上已沒有你的棋子。"),
+              Text("Promote C3 to J, forgoing the 2.", "把 C3 晉升到 J，放棄 2。"), accept=("C3^J/2",)),
+         Step(Text("The 4 cannot be used: pass.", "4 無法使用：讓過。"),
+              Text("You passed. Next turn a reserve piece comes in before you roll.",
+                   "你讓過了。下一回合擲骰前，預備區的棋子會進場。"),
+              Text("Pass.", "讓過。"), accept=("pass",))),
+        options=V2,
+    ),
+)
+
+COURSE = Course("kelighine", Text("Kelighine", "Kelighine 凱利海恩"), RULES, LESSONS)
