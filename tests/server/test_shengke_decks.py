@@ -112,3 +112,15 @@ def test_oversized_or_garbage_decks_are_refused_without_an_echo(client: TestClie
     response = client.post("/api/games", json={"game": "shengke", "options": {"deck_0": value}})
     assert response.status_code == 400
     assert response.json()["error"] == message
+
+
+def test_the_range_table_is_an_option_checked_at_the_edge(client: TestClient) -> None:
+    shengke = next(g for g in client.get("/api/meta").json()["games"] if g["name"] == "shengke")
+    option = next(o for o in shengke["options"] if o["name"] == "ranges")
+    assert option["default"] == "8/46/846/8246/7913/789123/47896/78946123" and not option["local_file"]
+    described = client.post("/api/describe", json={"game": "shengke", "options": {"ranges": "8/ 8/8/8/8/8/8/8"}})
+    assert described.status_code == 200 and described.json()["options"]["ranges"] == "8/8/8/8/8/8/8/8"
+    refused = client.post("/api/games", json={"game": "shengke", "options": {"ranges": "8/46/5"}})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == ("option ranges: the range table has 3 ranges; it needs 8 (1 to 8), "
+                                       "separated by '/'")

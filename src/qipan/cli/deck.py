@@ -11,7 +11,7 @@ from rich.table import Table
 
 from qipan.core.errors import GameError
 from qipan.games.shengke.cards import Deck, deck_from_data, deck_json, deck_problems, default_deck, read_deck_data
-from qipan.games.shengke.elements import DIRECTIONS, ELEMENTS, GLYPHS, RANGES
+from qipan.games.shengke.elements import DIRECTIONS, ELEMENTS, GLYPHS, RANGES, Ranges, parse_ranges
 
 deck_app = typer.Typer(
     help="Sheng-Ke (生剋棋) decks: check a deck file against the deck rules, show a deck, or print it as "
@@ -43,7 +43,7 @@ def check_command(file: Annotated[Path, typer.Argument(help="deck file (.toml, o
                   "in and out numbers each add up to 100)")
 
 
-def range_picture(number: int) -> str:
+def range_picture(number: int, ranges: Ranges = RANGES) -> str:
     """Range ``number`` as three lines, front row first: ``■`` in range, ``·`` not, ``◆`` the card.
 
     >>> print(range_picture(7))
@@ -51,15 +51,16 @@ def range_picture(number: int) -> str:
     ■◆■
     ···
     """
-    cells = {DIRECTIONS[d] for d in RANGES[number]}
+    cells = {DIRECTIONS[d] for d in ranges[number]}
     return "\n".join(
         "".join("◆" if (f, r) == (0, 0) else "■" if (f, r) in cells else "·" for r in (-1, 0, 1))
         for f in (1, 0, -1)
     )
 
 
-def deck_table(deck: Deck) -> Table:
-    """A rich table of the deck's cards, each range drawn (front row on top)."""
+def deck_table(deck: Deck, ranges: Ranges = RANGES) -> Table:
+    """A rich table of the deck's cards, each range drawn (front row on top) as the range table
+    ``ranges`` has it."""
     table = Table(title=f"{deck.name} (25 cards)")
     table.add_column("id", style="bold")
     table.add_column("name")
@@ -73,7 +74,7 @@ def deck_table(deck: Deck) -> Table:
         table.add_row(card.id, f"[{style}]{card.name}[/{style}]",
                       f"[{style}]{GLYPHS[card.element]} {ELEMENTS[card.element]}[/{style}]",
                       str(card.range_in), str(card.range_out),
-                      range_picture(card.range_in), range_picture(card.range_out))
+                      range_picture(card.range_in, ranges), range_picture(card.range_out, ranges))
     table.add_section()
     table.add_row("", "", "total", str(sum(c.range_in for c in deck.cards)),
                   str(sum(c.range_out for c in deck.cards)), "", "")
@@ -93,10 +94,17 @@ def _read(console: Console, file: Path | None) -> Deck:
 @deck_app.command("show")
 def show_command(
     file: Annotated[Path | None, typer.Argument(help="deck file; the built-in deck if omitted")] = None,
+    ranges: Annotated[str | None, typer.Option(help="draw the ranges by this range table (the game option "
+                                                    "ranges, e.g. 8/46/846/8246/7913/789123/47896/78946123)")] = None,
 ) -> None:
     """Show a deck (the built-in one without FILE) as a table."""
     console = Console()
-    console.print(deck_table(_read(console, file)))
+    try:
+        table = RANGES if ranges is None else parse_ranges("".join(ranges.split()))
+    except GameError as exc:
+        console.print(f"--ranges: {exc}", style="red", markup=False)
+        raise typer.Exit(1) from None
+    console.print(deck_table(_read(console, file), table))
 
 
 @deck_app.command("json")

@@ -20,6 +20,7 @@ few turns is tried on many sampled deals with the same dice, the opponent answer
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -30,7 +31,7 @@ from qipan.ai.agent import Agent
 from qipan.ai.search import SearchStats
 from qipan.core.game import Game
 from qipan.games.shengke.cards import DECK_SIZE
-from qipan.games.shengke.elements import OVERCOMES, RANGE_CELLS, SIZE
+from qipan.games.shengke.elements import OVERCOMES, SIZE, range_table
 from qipan.games.shengke.game import ShengKe
 from qipan.games.shengke.state import EMPTY, OVER, PICK, PLACE, ROLL, Action, Place, State
 
@@ -55,19 +56,19 @@ def evaluate(game: Game[Any, Any], state: Any, player: int) -> float:
     return lead + HAND_WEIGHT * hands + DECK_WEIGHT * decks
 
 
-def _reach() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
-    """``REACH[player][number][cell]``: the cells from which a card of ``player`` with out-range
-    ``number`` covers ``cell``."""
+@functools.lru_cache(maxsize=64)
+def reach(ranges: str) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """``reach(ranges)[player][number][cell]``: the cells from which a card of ``player`` with
+    out-range ``number`` covers ``cell``, under the range table ``ranges`` (the game option)."""
     table = []
     for p in (0, 1):
         by_number: list[tuple[tuple[int, ...], ...]] = [()] * 9
-        for n, cells in RANGE_CELLS[p].items():
+        for n, cells in range_table(ranges)[p].items():
             by_number[n] = tuple(tuple(c for c in range(SIZE * SIZE) if x in cells[c]) for x in range(SIZE * SIZE))
         table.append(tuple(by_number))
     return tuple(table)
 
 
-REACH = _reach()
 OVERCOME_BY: tuple[int, ...] = tuple(OVERCOMES.index(e) for e in range(5))
 """``OVERCOME_BY[e]``: the element that overcomes ``e``."""
 
@@ -84,13 +85,13 @@ def exposed(game: ShengKe, state: State, player: int) -> int:
     for i in range(DECK_SIZE):
         if field.count(base + i) == 0 and i not in gone:
             outs[game.card_elements[base + i]].add(game.card(base + i).range_out)
-    reach = REACH[opponent]
+    covers = reach(game.config["ranges"])[opponent]
     count = 0
     low, high = player * DECK_SIZE, (player + 1) * DECK_SIZE
     for x, key in enumerate(field):
         if low <= key < high:
             numbers = outs[OVERCOME_BY[game.card_elements[key]]]
-            if any(field[c] == EMPTY for n in numbers for c in reach[n][x]):
+            if any(field[c] == EMPTY for n in numbers for c in covers[n][x]):
                 count += 1
     return count
 

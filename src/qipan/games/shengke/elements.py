@@ -1,15 +1,23 @@
 """The rules data of Sheng-Ke: elements, their two cycles, the dice and the range table.
 
 Everything the post left open (the dice glyphs, the range pictures) lives here as plain data, so
-a corrected table is a one-line change.
+a corrected table is a one-line change; the game option ``ranges`` replaces the range table for
+one game, written as :func:`ranges_text` writes it.
 
 >>> ELEMENTS[GENERATES[WOOD]], ELEMENTS[OVERCOMES[WOOD]]
 ('fire', 'earth')
 >>> range_cells(12, 2, player=0)  # c3, range 2 = left and right
 (11, 13)
+>>> ranges_text(RANGES)
+'8/46/846/8246/7913/789123/47896/78946123'
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+from qipan.core.errors import GameError, brief
 
 WOOD, FIRE, EARTH, METAL, WATER = range(5)
 
@@ -54,6 +62,53 @@ RANGES: dict[int, tuple[str, ...]] = {
 }
 """[decision] Range number → cells, read from the card owner's side. 2 and 7 are from the post."""
 
+Ranges = Mapping[int, tuple[str, ...]]
+
+KEYPAD: dict[str, str] = {
+    "7": "front-left", "8": "front", "9": "front-right",
+    "4": "left", "6": "right",
+    "1": "back-left", "2": "back", "3": "back-right",
+}
+"""The text form of a range: its cells as the digits of a numeric keypad around the card (5),
+front (towards the opponent) on top, in the order the range lists them."""
+
+_KEY: dict[str, str] = {direction: key for key, direction in KEYPAD.items()}
+
+MAX_RANGES_TEXT = 100
+"""The longest range table read as text (the longest legal one, every range all eight cells, is 71)."""
+
+
+def ranges_text(ranges: Ranges) -> str:
+    """A range table as the ``ranges`` option writes it: the ranges 1..8 separated by ``/``."""
+    return "/".join("".join(_KEY[d] for d in ranges[n]) for n in sorted(ranges))
+
+
+def parse_ranges(text: str) -> dict[int, tuple[str, ...]]:
+    """The range table written as ``text`` (see :data:`KEYPAD`); GameError naming the problem.
+
+    >>> parse_ranges("8/46/846/8246/7913/789123/47896/78946123") == RANGES
+    True
+    >>> parse_ranges("8/46")
+    Traceback (most recent call last):
+    ...
+    qipan.core.errors.GameError: the range table has 2 ranges; it needs 8 (1 to 8), separated by '/'
+    """
+    if len(text) > MAX_RANGES_TEXT:
+        raise GameError(f"the range table is {len(text)} characters long; at most {MAX_RANGES_TEXT}")
+    groups = [g.strip() for g in text.strip().split("/")]
+    if len(groups) != len(RANGES):
+        raise GameError(f"the range table has {len(groups)} ranges; it needs {len(RANGES)} (1 to "
+                        f"{len(RANGES)}), separated by '/'")
+    table: dict[int, tuple[str, ...]] = {}
+    for number, group in enumerate(groups, 1):
+        if not group or any(key not in KEYPAD for key in group):
+            raise GameError(f"range {number} is {brief(group, 20)}: write its cells as keypad digits around "
+                            "the card (5): 8 front, 2 back, 4 left, 6 right, 7 9 1 3 the diagonals")
+        if len(set(group)) != len(group):
+            raise GameError(f"range {number} ({group}) names a cell twice")
+        table[number] = tuple(KEYPAD[key] for key in group)
+    return table
+
 SIZE = 5
 """The field is SIZE × SIZE. Cell index = (row - 1) * SIZE + column, a1 = 0, e5 = 24."""
 
@@ -79,12 +134,12 @@ def _offset(player: int, direction: str) -> tuple[int, int]:
     return (forward, right) if player == 0 else (-forward, -right)
 
 
-def range_cells(cell: int, number: int, player: int) -> tuple[int, ...]:
+def range_cells(cell: int, number: int, player: int, ranges: Ranges = RANGES) -> tuple[int, ...]:
     """The on-board cells of range ``number`` around ``cell`` for a card owned by ``player``,
-    in the order of :data:`RANGES`."""
+    in the order of the range table (:data:`RANGES` unless given)."""
     row, col = divmod(cell, SIZE)
     out = []
-    for direction in RANGES[number]:
+    for direction in ranges[number]:
         dr, dc = _offset(player, direction)
         r, c = row + dr, col + dc
         if 0 <= r < SIZE and 0 <= c < SIZE:
@@ -92,10 +147,20 @@ def range_cells(cell: int, number: int, player: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-# Precomputed: RANGE_CELLS[player][number][cell].
-RANGE_CELLS: tuple[dict[int, tuple[tuple[int, ...], ...]], ...] = tuple(
-    {n: tuple(range_cells(cell, n, p) for cell in range(SIZE * SIZE)) for n in RANGES} for p in (0, 1)
-)
+RangeCells = tuple[dict[int, tuple[tuple[int, ...], ...]], ...]
+"""``cells[player][number][cell]``: a range table worked out for every card on every cell."""
+
+
+@functools.lru_cache(maxsize=64)
+def range_table(text: str) -> RangeCells:
+    """The range table written as ``text`` (:func:`parse_ranges`), worked out for every cell."""
+    ranges = parse_ranges(text)
+    return tuple(
+        {n: tuple(range_cells(cell, n, p, ranges) for cell in range(SIZE * SIZE)) for n in ranges} for p in (0, 1)
+    )
+
+
+RANGE_CELLS: RangeCells = range_table(ranges_text(RANGES))
 
 NEIGHBOURS: tuple[frozenset[int], ...] = tuple(
     frozenset(

@@ -35,11 +35,14 @@ from qipan.games.shengke.elements import (
     GLYPHS,
     NEIGHBOURS,
     OVERCOMES,
-    RANGE_CELLS,
+    RANGES,
     SIZE,
     cell_name,
     parse_cell,
     parse_element,
+    parse_ranges,
+    range_table,
+    ranges_text,
 )
 from qipan.games.shengke.state import (
     COIN,
@@ -73,7 +76,8 @@ Lists = list[list[int]]
 
 
 class ShengKe(Game[State, Action]):
-    """The game with its options fixed: ``turns``, ``first_bonus``, ``first``, ``deck_0``, ``deck_1``."""
+    """The game with its options fixed: ``turns``, ``first_bonus``, ``first``, ``deck_0``, ``deck_1``,
+    ``ranges``."""
 
     name = "shengke"
     title = "生剋棋 Sheng-Ke"
@@ -89,6 +93,8 @@ class ShengKe(Game[State, Action]):
                "deck file (TOML or JSON; not on the server)", local_file=True),
         Option("deck_1", "default", "乙's deck: 'default' (the built-in deck), the deck as JSON text, or a "
                "deck file (TOML or JSON; not on the server)", local_file=True),
+        Option("ranges", ranges_text(RANGES), "the range table: ranges 1 to 8 separated by '/', each its cells "
+               "as keypad digits around the card (5): 8 front, 2 back, 4 left, 6 right, 7 9 1 3 the diagonals"),
     )
 
     decks: tuple[Deck, Deck]
@@ -108,6 +114,11 @@ class ShengKe(Game[State, Action]):
             # The deck itself, never a path: a record (options included) replays anywhere.
             values[key] = "default" if values[key].strip() in ("", "default") else deck_json(deck)
         self.decks = (decks[0], decks[1])
+        try:
+            values["ranges"] = ranges_text(parse_ranges("".join(values["ranges"].split())))
+        except GameError as exc:
+            raise GameError(f"option ranges: {exc}") from None
+        self.range_cells = range_table(values["ranges"])
         cards = [c for d in self.decks for c in d.cards]
         self._cards: tuple[Card, ...] = tuple(cards)
         self.card_ids: tuple[dict[str, int], ...] = tuple(
@@ -343,7 +354,7 @@ class ShengKe(Game[State, Action]):
         known: Lists = [list(k) for k in state.known]
         discards: Lists = [list(d) for d in state.discards]
         events: list[Event] = []
-        ranges = RANGE_CELLS[p]
+        ranges = self.range_cells[p]
         for cell in state.placed:
             key = field[cell]
             if key == EMPTY or key // DECK_SIZE != p:

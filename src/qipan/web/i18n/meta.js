@@ -48,6 +48,7 @@ export default {
     "meta.shengke.o.first_bonus": "First player's bonus", "meta.shengke.o.first_bonus.help": "Cards added to the first player's final count.",
     "meta.shengke.o.first": "First player", "meta.shengke.o.first.help": "Who goes first: a coin toss, 甲 or 乙.",
     "meta.shengke.o.first.c.random": "Coin toss",
+    "meta.shengke.o.ranges": "Range table", "meta.shengke.o.ranges.help": "Ranges 1 to 8 separated by '/', each its cells as keypad digits around the card (5): 8 front, 2 back, 4 left, 6 right, 7 9 1 3 the diagonals. Six of the eight were lost with the rulebook's pictures: try the table you believe in.",
     // Tellstones
     "meta.tellstones.title": "Tellstones: King's Gambit",
     "meta.tellstones.v.standard": "King's Gambit", "meta.tellstones.v.standard.help": "Two players, one line of seven stones.",
@@ -103,6 +104,7 @@ export default {
     "meta.shengke.o.first_bonus": "先攻方加成", "meta.shengke.o.first_bonus.help": "最終計算靈獸卡時，先攻方加上的張數。",
     "meta.shengke.o.first": "先攻方", "meta.shengke.o.first.help": "誰先攻：猜硬幣決定、甲方或乙方。",
     "meta.shengke.o.first.c.random": "猜硬幣決定",
+    "meta.shengke.o.ranges": "範圍表", "meta.shengke.o.ranges.help": "範圍 1 到 8，以「/」分隔；每個範圍以卡片（5）周圍的數字鍵盤位置寫出：8 前、2 後、4 左、6 右，7 9 1 3 為斜角。原文八個範圍的圖有六個遺失了：試試你認為對的範圍表。",
     "meta.tellstones.title": "泰爾石：果敢王策",
     "meta.tellstones.v.standard": "果敢王策", "meta.tellstones.v.standard.help": "兩位玩家，一條七顆棋石的「棋線」。",
     "meta.tellstones.v.round_table": "圓桌王策", "meta.tellstones.v.round_table.help": "四位玩家兩兩一組（1、3 號對 2、4 號）；隊友必須正大光明地公開談論，讓所有玩家都聽得見。",
