@@ -1,0 +1,69 @@
+"""Puzzle solvers: solve time (CPU seconds of this process, ``time.process_time``) and
+positions expanded.
+
+    python benchmarks/puzzle_solvers.py [--only solitaire|capture|eject] [--width 4000]
+
+* solitaire: the ten-piece Chinese Checkers crossing by beam search from both ends, with
+  adjacent jumps (the optimum is 27) and with long jumps (the best found, at two beam widths),
+  and the exact bidirectional search on the three-piece triangle.
+* capture: a one-piece finish of 食棋 solitaire from the start, by the default step bounds and
+  with one step at most between captures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+from qipan.puzzles import capture
+from qipan.puzzles.solitaire import Result, Solitaire, crossing, shortest
+
+
+def timed(solve: Callable[[], Result]) -> tuple[Result, float]:
+    start = time.process_time()
+    result = solve()
+    return result, time.process_time() - start
+
+
+def solitaire(width: int) -> None:
+    print("Chinese Checkers solitaire (beam search from both ends, ten pieces)")
+    for jump, w in (("adjacent", width), ("long", width // 2), ("long", width)):
+        puzzle = Solitaire(jump=jump)
+        result, seconds = timed(lambda p=puzzle, w=w: crossing(p, width=w))  # type: ignore[misc]
+        assert result.moves is not None and puzzle.replay(result.moves) == puzzle.target
+        print(f"  jump={jump:8} width {w:5}: {len(result.moves)} moves, {result.nodes} positions, {seconds:.1f} s")
+    print("exact bidirectional breadth-first search, three pieces (rows a-b to rows p-q)")
+    for jump in ("adjacent", "long"):
+        puzzle = Solitaire(rows=2, jump=jump)
+        result, seconds = timed(lambda p=puzzle: shortest(p, max_nodes=10**6))  # type: ignore[misc]
+        assert result.moves is not None
+        print(f"  jump={jump:8}: optimum {len(result.moves)} moves, {result.nodes} positions, {seconds:.1f} s")
+
+
+def shiqi() -> None:
+    print("食棋 solitaire from the start (depth-first search over the engine's moves)")
+    start = capture.game().initial_state()
+    for bound in (None, 1):
+        began = time.process_time()
+        result = capture.solve(start, max_quiet=bound)
+        seconds = time.process_time() - began
+        steps = sum(not capture.is_capture(m) for m in result.moves)
+        label = "bounds 2, 8, 60" if bound is None else f"bound {bound}"
+        print(f"  {label:15}: found {result.found}, {len(result.moves)} moves ({steps} steps), "
+              f"{result.nodes} positions, {seconds:.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=("solitaire", "capture"), default=None)
+    parser.add_argument("--width", type=int, default=4000, help="beam width of the crossing search")
+    args = parser.parse_args()
+    if args.only in (None, "solitaire"):
+        solitaire(args.width)
+    if args.only in (None, "capture"):
+        shiqi()
+
+
+if __name__ == "__main__":
+    main()
