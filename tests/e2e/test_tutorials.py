@@ -82,7 +82,7 @@ def test_every_lesson_plays_through(open_page: OpenPage, server: Any, shots: Any
 
 def test_lessons_by_clicks(open_page: OpenPage, server: Any) -> None:
     """The boards take the lesson's moves as in a game: Abalone's push, Tellstones' place,
-    Chinese Checkers' chain, Kelighine's promotion."""
+    Chinese Checkers' chain, Kelighine's promotion, Sheng-Ke's pick and placement."""
     page = open_page(lesson_url(server, "abalone", "sumito"))
     page.click('[data-cell="e3"]')
     page.click('g.target[data-move="e3e4"]')
@@ -109,6 +109,16 @@ def test_lessons_by_clicks(open_page: OpenPage, server: Any) -> None:
     page.click('#kg-actions button[data-move="A6^B3"]')
     expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "correct")
     expect(page.locator('.piece[data-cell="B3"]')).to_have_count(1)
+
+    page.goto(lesson_url(server, "shengke", "overcome-out"))
+    expect(page.locator("#sk-hand button[data-move]")).to_have_count(5)
+    expect(page.locator("#sk-hand")).not_to_contain_text("null")  # (Element.append(null) writes "null")
+    page.click('button[data-move="pick metal"]')
+    expect(page.locator("#learn-step")).to_have_text("Step 2 of 2")
+    page.click('button[data-hand="metal1"]')
+    page.click('#board [data-cell="c3"]')
+    expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "correct")
+    expect(page.locator('#board [data-cell="c4"] [data-card]')).to_have_count(0)
 
 
 def test_restart_and_progress_survive_a_reload(open_page: OpenPage, server: Any) -> None:

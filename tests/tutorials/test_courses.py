@@ -129,16 +129,11 @@ def texts(lesson: Lesson) -> list[Text]:
 
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
-NAMES = ("食棋", "排擠")
-"""Chinese words the English texts use as the docs do (the capture variant, the rulebook's push)."""
-
-
 @pytest.mark.parametrize(("tutorial", "lesson"), LESSONS)
 def test_every_text_is_in_both_languages(tutorial: Course, lesson: Lesson) -> None:
     for text in [tutorial.title, *tutorial.rules.values(), *texts(lesson)]:
         assert text.en.strip() and text.zh.strip()
         assert CJK.search(text.zh), f"not Chinese: {text.zh}"
-        english = text.en
-        for name in NAMES:
-            english = english.replace(name, "")
-        assert not CJK.search(english), f"not English: {text.en}"
+        # (English texts name Chinese things as the docs do: 甲 and 乙, 行剋, card names, 食棋.)
+        letters = [c for c in text.en if not c.isspace()]
+        assert sum(c.isascii() for c in letters) >= 0.7 * len(letters), f"not English: {text.en}"

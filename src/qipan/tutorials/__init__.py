@@ -16,9 +16,9 @@ __all__ = ["Course", "Lesson", "Progress", "Step", "Text", "Verdict", "course", 
 
 def courses() -> tuple[Course, ...]:
     """Every course, in the order the lobby lists them."""
-    from qipan.tutorials import abalone, chinese_checkers, kelighine, tellstones
+    from qipan.tutorials import abalone, chinese_checkers, kelighine, shengke, tellstones
 
-    return (abalone.COURSE, tellstones.COURSE, chinese_checkers.COURSE, kelighine.COURSE)
+    return (abalone.COURSE, tellstones.COURSE, chinese_checkers.COURSE, kelighine.COURSE, shengke.COURSE)
 
 
 def course(game: str) -> Course:

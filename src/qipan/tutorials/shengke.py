@@ -1,0 +1,211 @@
+"""The Sheng-Ke (生剋棋) course: placing cards and the four resolutions of the generating and
+overcoming cycles (docs/games/shengke.md). Every lesson uses the built-in deck and range table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qipan.tutorials.lesson import Course, Lesson, Step, Text
+
+RULES = {
+    "elements": Text("The five elements and the 生 and 剋 cycles", "五行與生、剋循環"),
+    "ranges": Text("Cards: in and out numbers name ranges, read from the owner's side",
+                   "卡牌：入、出數字代表範圍，由擁有者的方向看"),
+    "setup": Text("Setup: the coin toss, the shuffle, 20 turns", "開局：擲硬幣、洗牌、共 20 回合"),
+    "roll-draw": Text("Roll two dice and draw a card per die", "擲兩顆骰子，每顆骰子抽一張牌"),
+    "pick": Text("A 6 lets you pick the element", "擲出 6 可以自選元素"),
+    "place": Text("Place a card per die, the two not side by side", "每顆骰子召喚一張牌，兩張不可相鄰"),
+    "overcome-out": Text("行剋: destroy the out-range cards this card overcomes", "行剋：摧毀出範圍內被此牌所剋的牌"),
+    "overcome-in": Text("剋行: destroyed by an in-range card that overcomes it",
+                        "剋行：入範圍內有剋此牌的牌時，此牌被摧毀"),
+    "generate-out": Text("行生: a card back from the discard pile", "行生：從棄牌堆取回一張牌"),
+    "generate-in": Text("生行: draw a card", "生行：抽一張牌"),
+    "end": Text("The end: cards on the field, and the first player's bonus", "結束：計算場上的牌，先手有加分"),
+    "hidden": Text("Your hand is yours alone", "手牌只有自己看得到"),
+}
+
+ELEMENTS = ("wood", "fire", "earth", "metal", "water")
+WATER = tuple(f"water{i}" for i in range(1, 6))
+"""The learner's water cards: in the discard pile, so a die of water draws and places nothing."""
+WOOD = tuple(f"wood{i}" for i in range(1, 6))
+
+
+def table(hand: tuple[str, ...], field: dict[str, tuple[int, str]], dice: tuple[int, int], *,
+          discard: tuple[str, ...] = (), turn: int = 0, first: int = 0, phase: str = "place") -> dict[str, Any]:
+    """A state with 甲 (seat 0) to move after rolling ``dice``: ``field`` maps cells to (owner,
+    card id); every card of the built-in deck not in a hand, on the field or discarded is in its
+    deck, in id order."""
+    used: list[set[str]] = [set(), set()]
+    for owner, card in field.values():
+        used[owner].add(card)
+    used[0] |= set(hand) | set(discard)
+    players = []
+    for seat, (cards, discarded) in enumerate(((hand, discard), ((), ()))):
+        decks = {e: [f"{e}{i}" for i in range(1, 6) if f"{e}{i}" not in used[seat]] for e in ELEMENTS}
+        players.append({"hand": list(cards), "shown": [], "decks": decks, "known": dict.fromkeys(ELEMENTS, 0),
+                        "discard": list(discarded)})
+    todo = sorted((ELEMENTS[face - 1] for face in dice if face < 6), key=ELEMENTS.index) if phase == "place" else []
+    return {"phase": phase, "first": first, "turn": turn, "dice": list(dice), "picks": [], "todo": todo,
+            "placed": [], "field": {cell: {"owner": owner, "id": card} for cell, (owner, card) in field.items()},
+            "players": players, "events": []}
+
+
+def _field(game: Any, state: Any) -> dict[str, Any]:
+    cells: dict[str, Any] = game.view(state, 0)["field"]
+    return cells
+
+
+def _mine(game: Any, state: Any) -> dict[str, Any]:
+    me: dict[str, Any] = game.view(state, 0)["players"][0]
+    return me
+
+
+def _c4_destroyed(game: Any, before: Any, after: Any) -> bool:
+    return "c4" in _field(game, before) and "c4" not in _field(game, after)
+
+
+def _survived(game: Any, before: Any, after: Any) -> bool:
+    return len(_field(game, after)) > len(_field(game, before))
+
+
+def _returned(game: Any, before: Any, after: Any) -> bool:
+    return len(_mine(game, after)["discard"]) < len(_mine(game, before)["discard"])
+
+
+def _drew(game: Any, before: Any, after: Any) -> bool:
+    return len(_mine(game, after)["hand"]) >= len(_mine(game, before)["hand"])
+
+
+def _won(game: Any, before: Any, after: Any) -> bool:
+    return bool(game.to_move(after) is None and game.returns(after)[0] > 0)
+
+
+FIRST_JIA = {"first": "0"}
+
+LESSONS = (
+    Lesson(
+        "place", Text("Summoning cards", "召喚"),
+        Text("You are 甲, at the bottom of the 5×5 field. A coin toss decides who starts, your ten decks (five "
+             "per player, one per element) are shuffled, and the game lasts 20 turns. Each turn you roll two "
+             "dice (1 wood, 2 fire, 3 earth, 4 metal, 5 water, 6 any), draw the top card of each die's element "
+             "into your hand, then place one card per die. Your hand is yours alone: the other player sees only "
+             "how many cards of each element you hold.",
+             "你是甲，坐在 5×5 場地的下方。擲硬幣決定誰先手，雙方各五疊（每種元素一疊）牌洗勻，整局 20 回合。"
+             "每回合擲兩顆骰子（1 木、2 火、3 土、4 金、5 水、6 任選），每顆骰子從該元素的牌堆抽最上面一張到手上，"
+             "再每顆骰子召喚一張牌。手牌只有你看得到：對手只知道你每種元素各有幾張。"),
+        ("setup", "roll-draw", "place", "hidden"), "shengke",
+        table(("wood2", "metal5"), {}, (1, 4)),
+        (Step(Text("You rolled wood and metal and drew 青角麟 (wood2) and 白眼狼 (metal5). Place the wood card on c3 "
+                   "(click it in your hand, then c3; or type wood2@c3).",
+                   "你擲出木和金，抽到青角麟（wood2）和白眼狼（metal5）。把木牌放在 c3（點手上的牌，再點 c3；"
+                   "或輸入 wood2@c3）。"),
+              Text("青角麟 is on c3. The second card of the turn may not touch it side by side.",
+                   "青角麟在 c3。本回合的第二張牌不能與它上下左右相鄰。"),
+              Text("Place the wood card on c3.", "把木牌放在 c3。"), accept=("wood2@c3",)),
+         Step(Text("Place the metal card diagonally next to c3 (c4 would touch it: try it).",
+                   "把金牌放在 c3 的斜對角（c4 會相鄰：試試看）。"),
+              Text("Both cards are placed; each resolves in turn (here nothing happens), and the turn passes to 乙.",
+                   "兩張牌都召喚了；每張依序結算（這裡沒有發生任何事），輪到乙。"),
+              Text("That cell is legal, but not diagonally next to c3.", "那一格合法，但不是 c3 的斜對角。"),
+              accept=("metal5@b2", "metal5@d2", "metal5@b4", "metal5@d4"), refused=("metal5@c4",))),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "overcome-out", Text("行剋: destroying", "行剋：摧毀"),
+        Text("Generating 生: wood → fire → earth → metal → water → wood. Overcoming 剋: wood → earth → water → "
+             "fire → metal → wood. When a card is placed, every card in its out-range whose element it "
+             "overcomes is destroyed (行剋). 白牙龍 (metal1) has out 7: left, right and the three cells in front. "
+             "Your wood deck is empty, so the wood die gives nothing.",
+             "生：木 → 火 → 土 → 金 → 水 → 木。剋：木 → 土 → 水 → 火 → 金 → 木。召喚一張牌時，"
+             "出範圍內被它所剋的牌都會被摧毀（行剋）。白牙龍（metal1）的出是 7：左、右與前方三格。"
+             "你的木牌堆已空，木骰子什麼也不給。"),
+        ("elements", "pick", "overcome-out"), "shengke",
+        table((), {"c4": (1, "wood1")}, (6, 1), discard=WOOD, phase="pick"),
+        (Step(Text("You rolled a 6: it can be any element. Pick metal (metal overcomes wood).",
+                   "你擲出 6：可以當作任何元素。選金（金剋木）。"),
+              Text("You drew 白牙龍 (metal1).", "你抽到白牙龍（metal1）。"),
+              Text("Pick metal this time: only metal overcomes 乙's wood card.", "這次請選金：只有金剋乙的木牌。"),
+              accept=("pick metal",)),
+         Step(Text("Place 白牙龍 so that 乙's wood card on c4 is in its out-range.",
+                   "把白牙龍放在讓乙在 c4 的木牌落入其出範圍的位置。"),
+              Text("行剋: metal overcomes wood, and 乙's 青翼龍 on c4 was destroyed, onto 乙's discard pile.",
+                   "行剋：金剋木，乙在 c4 的青翼龍被摧毀，進入乙的棄牌堆。"),
+              Text("From there c4 is not in 白牙龍's out-range (left, right, and the three cells in front).",
+                   "從那裡 c4 不在白牙龍的出範圍內（左、右與前方三格）。"),
+              goal=_c4_destroyed, example="metal1@c3")),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "overcome-in", Text("剋行: being destroyed", "剋行：被摧毀"),
+        Text("A card placed with a card in its in-range whose element overcomes it is destroyed (剋行). Ranges are "
+             "read from the card owner's side: \"front\" is towards the other player. 青尾狐 (wood4) has in 6: "
+             "the three cells in front and the three behind. 乙's 白羽鶴 on c4 is metal, which overcomes wood.",
+             "召喚的牌若入範圍內有剋它的牌，就會被摧毀（剋行）。範圍從牌主人的方向看：「前」是朝向對手。"
+             "青尾狐（wood4）的入是 6：前方三格與後方三格。乙在 c4 的白羽鶴是金，金剋木。"),
+        ("overcome-in", "ranges"), "shengke",
+        table(("wood4",), {"c4": (1, "metal3")}, (1, 5), discard=WATER),
+        (Step(Text("Place 青尾狐 where it survives: c4 must not be in front of it or behind it.",
+                   "把青尾狐放在能存活的地方：c4 不能在它的前方或後方。"),
+              Text("青尾狐 stays on the field: 白羽鶴 is not in its in-range.",
+                   "青尾狐留在場上：白羽鶴不在它的入範圍內。"),
+              Text("There c4 is in 青尾狐's in-range (the three cells in front and behind): 剋行 would destroy it.",
+                   "在那裡 c4 會落入青尾狐的入範圍（前方三格與後方三格）：剋行會摧毀它。"),
+              goal=_survived, example="wood4@a1"),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "generate-out", Text("行生: a card comes back", "行生：取回一張牌"),
+        Text("When a placed card generates the element of a card in its out-range, its owner moves one card of "
+             "that element from their discard pile to the bottom of that element's deck (行生). Wood generates "
+             "fire; your 赤眼狼 (fire3) is on your discard pile. 青翼龍 (wood1) has out 3: left, right and front.",
+             "召喚的牌若生出範圍內某張牌的元素，牌主人就把一張該元素的牌從棄牌堆移到該元素牌堆的底部（行生）。"
+             "木生火；你的赤眼狼（fire3）在棄牌堆裡。青翼龍（wood1）的出是 3：左、右與前方。"),
+        ("generate-out",), "shengke",
+        table(("wood1",), {"c4": (1, "fire1")}, (1, 5), discard=(*WATER, "fire3")),
+        (Step(Text("Place 青翼龍 so that 乙's fire card on c4 is in its out-range.",
+                   "把青翼龍放在讓乙在 c4 的火牌落入其出範圍的位置。"),
+              Text("行生: 赤眼狼 went from your discard pile to the bottom of your fire deck.",
+                   "行生：赤眼狼從你的棄牌堆回到火牌堆底部。"),
+              Text("From there c4 is not in 青翼龍's out-range (left, right and front).",
+                   "從那裡 c4 不在青翼龍的出範圍內（左、右與前方）。"),
+              goal=_returned, example="wood1@c3"),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "generate-in", Text("生行: drawing a card", "生行：抽牌"),
+        Text("When a card in a placed card's in-range generates its element, the owner draws a card from the "
+             "deck of the placed card's element (生行). Wood generates fire. 赤鬃獅 (fire2) has in 5: the four "
+             "diagonal cells.",
+             "召喚的牌若入範圍內有生它的牌，牌主人就從該牌元素的牌堆抽一張（生行）。木生火。"
+             "赤鬃獅（fire2）的入是 5：四個斜角格。"),
+        ("generate-in",), "shengke",
+        table(("fire2",), {"c4": (1, "wood1")}, (2, 5), discard=WATER),
+        (Step(Text("Place 赤鬃獅 diagonally next to 乙's wood card on c4.", "把赤鬃獅放在乙在 c4 的木牌的斜對角。"),
+              Text("生行: wood generates fire, and you drew a fire card.", "生行：木生火，你抽了一張火牌。"),
+              Text("From there c4 is not in 赤鬃獅's in-range (the four diagonal cells).",
+                   "從那裡 c4 不在赤鬃獅的入範圍內（四個斜角格）。"),
+              goal=_drew, example="fire2@b3"),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "end", Text("The last turn", "最後一回合"),
+        Text("After 20 turns each player counts their cards on the field, and the first player adds 2. 乙 went "
+             "first: 乙 has 5 cards + 2, you have 6. This is the last placement of the game.",
+             "20 回合後，雙方計算自己在場上的牌，先手再加 2。乙是先手：乙有 5 張 + 2，你有 6 張。"
+             "這是全局最後一次召喚。"),
+        ("end",), "shengke",
+        table(("metal1",), {"a1": (0, "earth1"), "b1": (0, "earth2"), "d1": (0, "fire1"), "e1": (0, "fire2"),
+                            "a2": (0, "earth3"), "e2": (0, "fire3"), "a5": (1, "earth1"), "b5": (1, "earth2"),
+                            "d5": (1, "fire1"), "e5": (1, "fire2"), "c4": (1, "wood1")},
+              (4, 5), discard=WATER, turn=19, first=1),
+        (Step(Text("Win the game: place 白牙龍 (out 7) so that it destroys 乙's wood card on c4.",
+                   "贏下這局：放置白牙龍（出 7），摧毀乙在 c4 的木牌。"),
+              Text("7 against 6 with 乙's bonus: you win.", "加上乙的加分後是 7 比 6：你贏了。"),
+              Text("That would end 7–7, a draw: destroy the wood card on c4 as well.",
+                   "那樣會以 7 比 7 平手：還要摧毀 c4 的木牌。"),
+              goal=_won, example="metal1@c3"),),
+        options={"first": "1"},
+    ),
+)
+
+COURSE = Course("shengke", Text("Sheng-Ke", "生剋棋"), RULES, LESSONS)
