@@ -277,7 +277,7 @@ export function create(host, extra, { seat }) {
     if (!player || !player.hand) {
       handBox.append(h("header", {}, h("span", { text: t("sk.hands") })),
         h("div", { class: "body hint", text: (v.players || []).map((p) => t("sk.handCount", { name: p.name, n: p.hand_size })).join(" · ") }),
-        note ? h("div", { class: "body" }, note) : null);
+        note ? h("div", { class: "body" }, note) : "");
       return;
     }
     const playable = new Set(legal.filter((x) => x.includes("@")).map((x) => x.split("@")[0]));
@@ -301,7 +301,7 @@ export function create(host, extra, { seat }) {
     handBox.append(h("header", {}, h("span", { text: t("sk.yourHand", { n: player.hand_size }) }),
       h("span", { text: playable.size ? (selected ? t("sk.hintCell") : t("sk.hintCard")) : "" })),
     h("div", { class: "body actions" }, cards.length ? cards : h("span", { class: "empty", text: t("sk.noCards") }), picks),
-    note ? h("div", { class: "body" }, note) : null);
+    note ? h("div", { class: "body" }, note) : "");
   }
 
   function drawTable(v) {
