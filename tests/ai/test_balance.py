@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from qipan.ai.arena import paired_interval, wilson
+from qipan.ai.arena import paired_interval, play_unsaved, wilson
 from qipan.ai.balance import (
     SCHEMA,
     BalanceSpec,
     SeatGame,
+    chi_square_sf,
     fairest,
     make_plan,
     margin_report,
@@ -96,6 +97,16 @@ def test_three_positions_count_fractional_shares_with_wilson() -> None:
     assert first["wins"] == 2 and first["share"] == pytest.approx((2 + 1 / 3) / 4, abs=1e-4)
     assert first["interval"] == pytest.approx(list(wilson(2 + 1 / 3, 4)), abs=1e-4)
     assert sum(p["share"] for p in report["positions"]) == pytest.approx(1.0, abs=1e-3)
+    # shares 7/3, 4/3, 1/3 of 4 games against 4/3 each: chi-square (1 + 0 + 1) / (4/3) = 1.5, p = e^-0.75
+    assert report["uniformity"] == {"chi2": 1.5, "df": 2, "p": pytest.approx(0.4724, abs=1e-4)}
+
+
+def test_chi_square_tail_on_known_values() -> None:
+    # the 1% and 5% critical values of the chi-square table
+    for x, df, p in ((6.635, 1, 0.01), (9.210, 2, 0.01), (11.345, 3, 0.01), (15.086, 5, 0.01), (11.070, 5, 0.05),
+                     (12.592, 6, 0.05)):
+        assert chi_square_sf(x, df) == pytest.approx(p, abs=2e-4)
+    assert chi_square_sf(0.0, 3) == 1.0
 
 
 def test_margin_interval_over_deals() -> None:
@@ -160,8 +171,13 @@ def test_sweep_plays_the_same_deals_with_each_player_starting() -> None:
             expected = 1.0 if r.margin + bonus > 0 else 0.5 if r.margin + bonus == 0 else 0.0
             assert shares(r.order, r.returns)[0] == expected
         report = seat_report(spec, results)
-        assert report["games"] == 4 and report["first"]["paired"] in (True, False)
+        assert report["games"] == 4 and report["first"]["games"] == 4
         assert report["positions"][0]["share"] + report["positions"][1]["share"] == pytest.approx(1.0)
+    # both games of a deal shuffle the decks alike: the luck of the cards stays with the seat
+    spec = plan.points[0][1]
+    deal = [play_unsaved(spec.arena_spec(i), i)[1] for i in (0, 1)]
+    assert deal[0].moves[0].player == "chance" and deal[0].moves[0].text.startswith("shuffle")
+    assert deal[0].moves[0].text == deal[1].moves[0].text
 
 
 def test_three_player_seats_stay_in_order() -> None:
@@ -172,6 +188,7 @@ def test_three_player_seats_stay_in_order() -> None:
     report = seat_report(plan.points[0][1], results)
     assert sum(p["wins"] for p in report["positions"]) == 3  # easy always finishes a race alone
     assert report["reasons"] == {"rules": 3}
+    assert report["uniformity"]["df"] == 2 and 0 <= report["uniformity"]["p"] <= 1
 
 
 def test_json_report_schema(tmp_path: Path) -> None:
@@ -186,8 +203,9 @@ def test_json_report_schema(tmp_path: Path) -> None:
     assert report["sweep"] == {"option": "version", "values": ["1", "2"]} and report["starter_option"] is None
     assert [p["value"] for p in report["points"]] == ["1", "2"]
     for point in report["points"]:
-        assert set(point) == {"value", "options", "games", "positions", "first", "margin", "distinct_games",
-                              "reasons", "mean_moves", "seconds_per_move", "skill"}
+        assert set(point) == {"value", "options", "games", "positions", "first", "uniformity", "margin",
+                              "distinct_games", "reasons", "mean_moves", "seconds_per_move", "skill"}
+        assert point["uniformity"] is None  # two players: position 1's interval says it
         assert point["games"] == 4 and len(point["positions"]) == 2
         assert set(point["positions"][0]) == {"position", "wins", "share", "interval"}
         assert point["first"]["games"] == 4 and point["margin"] is None
@@ -226,6 +244,9 @@ def test_plot_is_drawn(tmp_path: Path) -> None:
     (["kelighine", "--level", "random", "--skill"], "--skill needs a level below random"),
     (["kelighine", "--plot", "out.gif"], "--plot writes .png, .svg, .pdf files"),
     (["kelighine", "--json", "/no/such/folder/x.json"], "no folder"),
+    (["kelighine", "--games", "ten"], "'ten' is not a whole number"),
+    (["kelighine", "--games", "1000001"], "must be from 1 to 100000"),
+    (["kelighine", "-t", "nan"], "'nan' is not a finite number"),
 ])
 def test_hostile_options_are_refused_in_one_line(args: list[str], message: str) -> None:
     code, text = cli(*args)
@@ -243,3 +264,15 @@ def test_missing_matplotlib_says_how_to_install(monkeypatch: pytest.MonkeyPatch,
     assert not (tmp_path / "k.png").exists()
     with pytest.raises(GameError):
         write_plot({}, tmp_path / "k.png")
+
+
+def test_plot_of_a_sweep_over_the_number_of_players(tmp_path: Path) -> None:
+    def point(value: str, players: int) -> dict[str, Any]:
+        positions = [{"position": k + 1, "wins": 1, "share": 1 / players, "interval": [0.0, 0.6]}
+                     for k in range(players)]
+        return {"value": value, "games": 4, "positions": positions, "skill": []}
+
+    report = {"game": "chinese-checkers", "options": {}, "level": "easy",
+              "sweep": {"option": "players", "values": ["4", "3"]}, "points": [point("4", 4), point("3", 3)]}
+    write_plot(report, tmp_path / "p.svg")
+    assert "<svg" in (tmp_path / "p.svg").read_text(encoding="utf-8")

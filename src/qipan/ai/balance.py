@@ -136,6 +136,34 @@ def shares(order: list[int], returns: list[float]) -> list[float]:
     return [1 / len(holders) if p in holders else 0.0 for p in range(len(order))]
 
 
+def chi_square_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom (no SciPy: the
+    closed forms for df 1 and 2, then Q(a + 1) = Q(a) + (x/2)^a e^(-x/2) / Γ(a + 1) with a = df/2).
+
+    >>> [round(chi_square_sf(x, df), 3) for x, df in ((3.841, 1), (5.991, 2), (7.815, 3), (11.070, 5))]
+    [0.05, 0.05, 0.05, 0.05]
+    """
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    a, q = (0.5, math.erfc(math.sqrt(half))) if df % 2 else (1.0, math.exp(-half))
+    while a < df / 2:
+        q += math.exp(a * math.log(half) - half - math.lgamma(a + 1))
+        a += 1
+    return min(1.0, q)
+
+
+def uniformity(totals: list[float], games: int) -> dict[str, Any]:
+    """Pearson's chi-square test that every position wins equally often (shares as counts).
+
+    >>> uniformity([30, 30, 30], 90)
+    {'chi2': 0.0, 'df': 2, 'p': 1.0}
+    """
+    expected = games / len(totals)
+    chi2 = sum((t - expected) ** 2 / expected for t in totals) if expected else 0.0
+    return {"chi2": round(chi2, 3), "df": len(totals) - 1, "p": round(chi_square_sf(chi2, len(totals) - 1), 4)}
+
+
 @dataclass(frozen=True)
 class BalanceSpec:
     """One measurement: a game with its options, every seat played by ``level`` (picklable)."""
@@ -246,6 +274,8 @@ def seat_report(spec: BalanceSpec, results: list[SeatGame]) -> dict[str, Any]:
     report: dict[str, Any] = {
         "options": dict(spec.options), "games": count, "positions": positions,
         "first": first.to_json() if first is not None else None,
+        "uniformity": uniformity([sum(s[p] for s in per_game) for p in range(players)], count)
+        if first is None else None,
         "margin": margin_report(results, spec.starter is not None),
         "distinct_games": len({r.digest for r in results}),
         "reasons": dict(Counter(r.reason for r in results)),

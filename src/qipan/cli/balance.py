@@ -65,6 +65,9 @@ def seats_table(report: dict[str, Any], point: dict[str, Any]) -> Table:
     for p in point["positions"]:
         table.add_row(str(p["position"]), str(p["wins"]), _pct(p["share"]), _interval(p["interval"]))
     notes = [f"fair share {_pct(1 / len(point['positions']))}"]
+    if point["uniformity"] is not None:
+        u = point["uniformity"]
+        notes.append(f"all positions equal? chi-square {u['chi2']:.2f} on {u['df']} df, p = {u['p']:.3f}")
     if point["first"] is not None and point["first"]["paired"]:
         notes.append("each deal played once with each player starting; interval over deals")
     notes.append(f"{point['distinct_games']} distinct games, {point['mean_moves']} moves on average")
@@ -121,7 +124,8 @@ def write_plot(report: dict[str, Any], path: Path) -> None:
     skill = any(p.get("skill") for p in points)
     fig, axes = plt.subplots(1, 2 if skill else 1, figsize=(11 if skill else 6, 4.2), squeeze=False)
     ax = axes[0][0]
-    players = len(points[0]["positions"])
+    counts = {len(p["positions"]) for p in points}
+    players = min(counts)  # a sweep of the number of players: the positions every point has
     if report["sweep"] is not None:
         xs = [str(p["value"]) for p in points]
         for k in range(players if players > 2 else 1):
@@ -141,7 +145,8 @@ def write_plot(report: dict[str, Any], path: Path) -> None:
         high = [p["interval"][1] - y for y, p in zip(ys, point["positions"], strict=True)]
         ax.bar(xs, ys, yerr=[low, high], capsize=4, color="#4477aa")
         ax.set_title("share of the wins by position (95% interval)")
-    ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
+    if len(counts) == 1:
+        ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
     ax.set_ylim(0, 1)
     if skill:
         ax2 = axes[0][1]
