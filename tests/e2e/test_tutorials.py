@@ -149,7 +149,7 @@ def test_lobby_entry_chinese_and_phone(open_page: OpenPage, server: Any, shots: 
     page.goto(lesson_url(server, "abalone", "blocked"))
     expect(page.locator("#learn-prompt")).to_have_text(lesson.steps[0].prompt.zh)
     play(page, "e2e3")
-    expect(page.locator("#learn-feedback")).to_contain_text("引擎不接受這一步")
+    expect(page.locator("#learn-feedback")).to_contain_text("引擎不接受這一步： 不合規則的一步 e2e3：2 顆推不動 2 顆")
     shots(page, f"tutorial-abalone-refused-zh-{size}")
     page.goto(lesson_url(server, "tellstones", "peek"))
     play(page, "peek 4")

@@ -44,9 +44,9 @@ def test_a_lesson_judged_move_by_move(client: TestClient) -> None:
     assert "g4g5" in start["legal"] and start["verdict"] is None and start["next"] == "three-max"
 
     status, illegal = post(client, "abalone/blocked", {"move": "E2E3"})
-    assert illegal["verdict"] == {"kind": "illegal", "move": "e2e3", "explain": None, "reason":
-                                  "illegal move e2e3: 2 marbles cannot push 2: a push needs strict majority "
-                                  "(2>1, 3>1, 3>2)"}
+    assert illegal["verdict"] == {"kind": "illegal", "move": "e2e3", "explain": None, "reason": {
+        "en": "illegal move e2e3: 2 marbles cannot push 2: a push needs strict majority (2>1, 3>1, 3>2)",
+        "zh-Hant": "不合規則的一步 e2e3：2 顆推不動 2 顆：推擠必須以多推少（2>1、3>1、3>2）"}}
     assert illegal["view"] == start["view"] and illegal["moves"] == []
 
     status, wrong = post(client, "abalone/blocked", {"move": "a1b1"})

@@ -23,6 +23,7 @@ from qipan.server.edge import limited
 from qipan.server.errors import NotFound
 from qipan.tutorials import Course, Lesson, Text, courses, replay
 from qipan.tutorials.lesson import MAX_MOVE, judge
+from qipan.tutorials.reasons import in_chinese
 
 router = APIRouter()
 
@@ -65,7 +66,8 @@ class Courses(models.Answer):
 class Verdict(models.Answer):
     kind: Literal["correct", "wrong", "illegal"]
     move: str | None = Field(description="the try in the game's notation (null when unreadable)")
-    reason: str | None = Field(description="the engine's reason (illegal)")
+    reason: Words | None = Field(description="the engine's reason (illegal), in English as the engine gives it "
+                                             "and in Chinese")
     explain: Words | None = Field(description="the lesson's explanation (correct or wrong)")
 
 
@@ -134,8 +136,8 @@ async def post_lesson(game: GameName, lesson_id: LessonId, body: TryRequest) -> 
     verdict = None
     if body.move is not None:
         judged = judge(lesson, moves, body.move)
-        verdict = {"kind": judged.kind, "move": judged.move, "reason": judged.reason,
-                   "explain": _words(judged.explain)}
+        reason = None if judged.reason is None else {"en": judged.reason, "zh-Hant": in_chinese(judged.reason)}
+        verdict = {"kind": judged.kind, "move": judged.move, "reason": reason, "explain": _words(judged.explain)}
         if judged.kind == "correct":
             assert judged.move is not None
             moves.append(judged.move)

@@ -141,7 +141,7 @@ class LessonPage {
     box.dataset.kind = verdict?.kind ?? "";
     if (verdict?.kind === "correct") box.append(h("strong", { text: t("learn.correct") }), " ", say(verdict.explain));
     else if (verdict?.kind === "wrong") box.append(h("strong", { text: t("learn.wrong") }), " ", say(verdict.explain));
-    else if (verdict?.kind === "illegal") box.append(h("strong", { text: t("learn.illegal") }), " ", verdict.reason);
+    else if (verdict?.kind === "illegal") box.append(h("strong", { text: t("learn.illegal") }), " ", say(verdict.reason));
     if (pos.done) markDone(this.course.game, this.lesson.id);
     e.next.hidden = !pos.done;
     if (pos.next) e.next.setAttribute("href", lessonUrl(this.course.game, pos.next));

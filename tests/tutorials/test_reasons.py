@@ -1,0 +1,66 @@
+"""The engines' refusals in Chinese: every reason the games give for an illegal move in any
+lesson position (tried with every move notation of the game's lessons) has a translation, and
+no English is left in it but notation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from qipan.core import GameError
+from qipan.tutorials import Course, courses, replay
+from qipan.tutorials.reasons import UNKNOWN, in_chinese, translate
+
+ENGLISH = re.compile(r"\b(the|is|a|an|and|or|of|to|your|piece|move|stone|marble|card|cell|must|can|not)\b")
+NOTATION = re.compile(r"\b(name crown|name shield|pick|push|believe|doubt|counter|stop|other_corners|chain|pass-only|"
+                      r"forbidden|false|team)\b")
+
+
+def refusals(course: Course) -> set[str]:
+    """What the engine says about every illegal try, in every step of every lesson, among the
+    notations any lesson of the course offers at its start."""
+    tries = set()
+    for lesson in course.lessons:
+        at = replay(lesson, [])
+        tries |= set(at.game.legal_texts(at.state))
+    said = set()
+    for lesson in course.lessons:
+        moves: list[str] = []
+        for step in lesson.steps:
+            at = replay(lesson, moves)
+            for text in sorted(tries | set(step.refused)):
+                try:
+                    action = at.game.parse_action(at.state, text)
+                except GameError:
+                    continue
+                if not at.game.is_legal(at.state, action):
+                    said.add(f"illegal move {text}: {at.game.explain_illegal(at.state, action)}")
+            moves.append(at.game.action_text(at.state, at.game.parse_action(at.state, step.solution)))
+    return said
+
+
+@pytest.mark.parametrize("course", courses(), ids=lambda c: c.game)
+def test_every_refusal_in_the_lessons_is_translated(course: Course) -> None:
+    said = refusals(course)
+    assert said, "the lessons meet no illegal move at all"
+    for reason in said:
+        chinese = in_chinese(reason)
+        assert not chinese.startswith(UNKNOWN), f"no translation for: {reason}"
+        assert chinese.startswith("不合規則的一步 ")
+        left = NOTATION.sub("", chinese)
+        assert not ENGLISH.search(left), f"English left in {chinese!r} (from {reason!r})"
+
+
+def test_names_in_reasons_are_translated() -> None:
+    assert translate("there is no white marble on e5") == "白方在 e5 上沒有棋子"
+    assert translate("the crown is already in the line, not in the pool") == "王冠已在石列上，不在石池裡"
+    assert translate("stones go directly left or right of the line: 3 or 5") == "石頭只能放在石列緊鄰的左邊或右邊：3、5"
+    assert in_chinese("illegal move i5-i6: the piece on i5 is blue's; red is to move") == \
+        "不合規則的一步 i5-i6：i5 上的棋子是藍方的；現在輪到紅方"
+
+
+def test_an_unknown_reason_keeps_the_engines_words_and_says_so() -> None:
+    assert translate("a reason no engine gives") is None
+    assert in_chinese("illegal move x1: a reason no engine gives") == \
+        "引擎的說明（英文）：illegal move x1: a reason no engine gives"
