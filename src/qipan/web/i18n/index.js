@@ -10,6 +10,7 @@ import lobby from "./lobby.js";
 import meta from "./meta.js";
 import analysis from "./analysis.js";
 import tutorial from "./tutorial.js";
+import deckshop from "./deckshop.js";
 
 export default [
   game,
@@ -23,4 +24,5 @@ export default [
   meta,
   analysis,
   tutorial,
+  deckshop,
 ];

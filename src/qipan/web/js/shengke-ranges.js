@@ -20,5 +20,5 @@ export function parseRanges(text) {
 /** Range ``cells`` (keypad digits) as a 3×3 grid, front row on top. */
 export function rangeGrid(cells, { kind = "out", label = "" } = {}) {
   return h("span", { class: `sk-range sk-${kind}`, role: "img", "aria-label": label, title: label || null },
-    [...KEYPAD].map((key) => h("span", { class: key === "5" ? "card" : cells.includes(key) ? "on" : null })));
+    [...KEYPAD].map((key) => h("span", { class: key === "5" ? "sk-me" : cells.includes(key) ? "sk-on" : null })));
 }

@@ -1,0 +1,152 @@
+"""The Sheng-Ke deck workshop in Chromium (issue 22): a deck built in the browser with every rule
+checked live, kept in localStorage, exported and imported as the files `qipan deck` reads, and
+played against the AI; the rules page's range table; Chinese and phone size."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from qipan.games.shengke.cards import deck_json, deck_problems, default_deck, default_deck_text
+
+pytestmark = pytest.mark.e2e
+
+OpenPage = Callable[..., Page]
+PHONE = (390, 844)
+WORKSHOP = "/static/workshop/shengke.html"
+
+
+def test_the_workshop_starts_from_the_built_in_deck() -> None:
+    shipped = Path(__file__).resolve().parents[2] / "src/qipan/web/workshop/default-deck.json"
+    assert shipped.read_text(encoding="utf-8").strip() == deck_json(default_deck())
+
+
+def problems(page: Page) -> str:
+    return page.inner_text("#deck-problems")
+
+
+def test_a_deck_built_in_the_browser_is_played_against_the_ai(open_page: OpenPage, server: Any, shots: Any,
+                                                               tmp_path: Path) -> None:
+    page = open_page(server.base + WORKSHOP)
+    expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
+    assert page.locator(".deck-card:not(.deck-head)").count() == 25
+    # Range 4 (front, back, left, right) is drawn for 青翼龍's in number; 5 (the diagonals) once changed.
+    grid = page.locator("#card-0-in-range .sk-range > span.sk-on")
+    expect(grid).to_have_count(4)
+    page.fill("#card-0-in", "5")
+    assert page.locator("#card-0-in-range .sk-range").get_attribute("aria-label") == "in range 5"
+    expect(page.locator("#deck-problems")).to_contain_text("The in numbers add up to 101; they must add up to "
+                                                           "exactly 100.")
+    expect(page.locator("#deck-play")).to_be_disabled()
+    page.fill("#card-1-in", "2")  # 101 - 1: legal again
+    page.fill("#card-0-name", "青雲龍")
+    page.fill("#card-0-id", "sky1")
+    page.select_option("#card-0-element", "fire")
+    expect(page.locator("#deck-problems")).to_contain_text("The deck has 4 木 wood cards; it needs exactly 5.")
+    expect(page.locator("#deck-problems")).to_contain_text("The deck has 6 火 fire cards; it needs exactly 5.")
+    page.select_option("#card-0-element", "wood")
+    page.fill("#card-3-out", "9")
+    expect(page.locator("#card-3-out")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#deck-problems")).to_contain_text("Card 4: the out number must be a whole number from 1 to 8.")
+    page.fill("#card-3-out", "2")
+    page.fill("#deck-name", "my sky deck")
+    expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
+    expect(page.locator("#deck-play")).to_be_enabled()
+    shots(page, "deckshop-desktop")
+
+    # Saved in the browser, and the open deck survives a reload.
+    page.click("#deck-save")
+    expect(page.locator("#deck-saved-list option")).to_have_text(["my sky deck"])
+    page.reload()
+    expect(page.locator("#card-0-name")).to_have_value("青雲龍")
+
+    # Exported files are legal deck files for qipan.
+    with page.expect_download() as download:
+        page.click("#deck-export-json")
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert deck_problems(exported) == [] and exported["cards"][0] == {
+        "id": "sky1", "name": "青雲龍", "element": "wood", "in": 5, "out": 3}
+    with page.expect_download() as download:
+        page.click("#deck-export-toml")
+    toml = tomllib.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert deck_problems(toml) == [] and toml == exported
+
+    # Playing it: the deck travels inline as 甲's deck, and the game's page opens at 甲's seat.
+    page.select_option("#deck-level", "random")
+    page.click("#deck-play")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.split("/play/")[1].split("#")[0].split("?")[0]
+    summary = server.api("GET", f"/api/games/{game_id}")
+    assert json.loads(summary["options"]["deck_0"])["cards"][0]["name"] == "青雲龍"
+    assert summary["seats"][1]["kind"] == "ai" and summary["seats"][1]["level"] == "random"
+    expect(page.locator("#board svg")).to_be_visible()
+    for _ in range(3):  # a die showing 6 asks for its element first
+        expect(page.locator("#status.mine")).to_have_count(1, timeout=30_000)
+        picks = page.locator('#sk-hand [data-move^="pick "]')
+        if not picks.count():
+            break
+        picks.first.click()
+    hand = page.locator("#sk-hand [data-hand]")
+    expect(hand.first).to_be_visible()
+    deck = {card["id"] for card in exported["cards"]}
+    assert {hand.nth(i).get_attribute("data-hand") for i in range(hand.count())} <= deck
+    shots(page, "deckshop-game")
+
+
+def test_files_are_imported_with_their_problems_or_refused(open_page: OpenPage, server: Any, tmp_path: Path) -> None:
+    page = open_page(server.base + WORKSHOP)
+    expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(default_deck_text().replace('name = "青翼龍"\nelement = "wood"\nin = 4', 'name = "青翼龍"\n'
+                                                                                            'element = "wood"\nin = 9'),
+                   encoding="utf-8")
+    data = tomllib.loads(bad.read_text(encoding="utf-8"))
+    assert deck_problems(data) == ["card 1 (wood1): in number 9 is outside 1..8",
+                                   "the in numbers add up to 96; they must add up to exactly 100"]
+    page.set_input_files("#deck-import", str(bad))
+    expect(page.locator("#deck-file-note")).to_have_text("Read “五行 default”.")
+    expect(page.locator("#deck-problems li")).to_have_text([
+        "Card 1: the in number must be a whole number from 1 to 8.",
+        "The in numbers add up to 96; they must add up to exactly 100."])
+    expect(page.locator("#card-0-in")).to_have_attribute("aria-invalid", "true")
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text('{"cards": 7}', encoding="utf-8")
+    page.set_input_files("#deck-import", str(garbage))
+    expect(page.locator("#deck-file-note")).to_have_text("That file holds no deck: it needs a list 'cards' of tables "
+                                                         "with id, name, element, in and out.")
+    assert page.input_value("#card-0-in") == "9"  # the deck shown is unchanged
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_chinese_and_phone(open_page: OpenPage, server: Any, shots: Any, size: str) -> None:
+    width, height = PHONE if size == "phone" else (1280, 800)
+    page = open_page(server.base + WORKSHOP, width=width, height=height)
+    page.evaluate("localStorage.setItem('qipan.lang', 'zh-Hant')")
+    page.reload()
+    expect(page.locator("h1")).to_have_text("生剋棋牌組工坊")
+    expect(page.locator("#deck-problems")).to_have_text("合法的牌組。")
+    page.fill("#card-2-in", "")
+    expect(page.locator("#deck-problems")).to_contain_text("第 3 張：入數字須為 1 到 8 的整數。")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shots(page, f"deckshop-zh-{size}")
+
+
+def test_the_rules_page_draws_the_range_table(open_page: OpenPage, server: Any, shots: Any) -> None:
+    page = open_page(server.base + "/static/rules/shengke.html")
+    tables = page.locator("ol.sk-table")
+    expect(tables).to_have_count(1)
+    expect(tables.locator("li")).to_have_count(8)
+    counts = [tables.locator("li").nth(i).locator(".sk-range > span.sk-on").count() for i in range(8)]
+    assert counts == [1, 2, 3, 4, 4, 6, 5, 8]
+    expect(page.locator(".sk-custom")).to_be_hidden()
+    page.goto(server.base + "/static/rules/shengke.html?ranges=8/8/8/8/8/8/8/12346789")
+    expect(page.locator(".sk-custom")).to_contain_text("8/8/8/8/8/8/8/12346789")
+    counts = [tables.locator("li").nth(i).locator(".sk-range > span.sk-on").count() for i in range(8)]
+    assert counts == [1] * 7 + [8]
+    shots(page, "shengke-rules-ranges")
