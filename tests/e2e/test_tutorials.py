@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from qipan.tutorials import Course, Lesson, courses, replay
+from tests.e2e.test_audit import axe_findings
 
 pytestmark = pytest.mark.e2e
 
@@ -54,7 +55,7 @@ def play_lesson(page: Page, course: Course, lesson: Lesson) -> None:
         moves.append(at.game.action_text(at.state, at.game.parse_action(at.state, step.solution)))
     expect(page.locator("#learn-step")).to_have_text("Lesson complete!")
     expect(page.locator("#learn-next")).to_be_visible()
-    expect(page.locator("#learn-move")).to_be_disabled()
+    expect(page.locator("#learn-move")).to_be_hidden()
 
 
 @pytest.mark.parametrize("course", courses(), ids=lambda c: c.game)
@@ -158,3 +159,20 @@ def test_lobby_entry_chinese_and_phone(open_page: OpenPage, server: Any, shots: 
     shots(page, f"tutorial-tellstones-peek-zh-{size}")
     # Nothing runs off the side of a phone's screen.
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_axe_finds_nothing_serious(open_page: OpenPage, server: Any, theme: str) -> None:
+    """axe-core on the course list and a lesson (with a refusal shown), at both sizes."""
+    findings: list[str] = []
+    for width, height in ((1280, 800), PHONE):
+        page = open_page(f"{server.base}/learn", width, height)
+        page.emulate_media(color_scheme=theme)
+        page.wait_for_selector(".learn-course")
+        findings += axe_findings(page, f"/learn {width}px {theme}")
+        page.goto(lesson_url(server, "tellstones", "place"))
+        page.wait_for_selector("#board svg")
+        play(page, "place crown 2")
+        expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "illegal")
+        findings += axe_findings(page, f"lesson {width}px {theme}")
+    assert not findings, "\n".join(findings)

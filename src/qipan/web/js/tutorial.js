@@ -106,6 +106,8 @@ class LessonPage {
       input: h("input", { type: "text", id: "learn-move", autocomplete: "off", spellcheck: "false", "aria-label": t("game.moveLabel") }),
       next: h("a", { class: "btn primary", id: "learn-next", hidden: true }, t("learn.next")),
     });
+    e.form = h("form", { class: "notation", id: "learn-form", onsubmit: (ev) => { ev.preventDefault(); this.typed(); } }, e.input,
+      h("button", { class: "btn", type: "submit", id: "learn-play" }, t("game.play")));
     e.boardHost.style.setProperty("--board-aspect", String(this.boardModule.aspect || 1));
     e.boardHost.style.setProperty("--board-reserve", `${this.boardModule.reserve || 9}rem`);
     const index = this.course.lessons.indexOf(this.lesson);
@@ -118,8 +120,7 @@ class LessonPage {
         h("p", { class: "learn-intro", id: "learn-intro", text: say(first.intro) }),
         h("p", { class: "hint learn-rules", text: t("learn.rules", { rules }) }),
         e.step, e.prompt, e.feedback,
-        h("form", { class: "notation", onsubmit: (ev) => { ev.preventDefault(); this.typed(); } }, e.input,
-          h("button", { class: "btn", type: "submit", id: "learn-play" }, t("game.play"))),
+        e.form,
         h("div", { class: "an-buttons" },
           h("button", { type: "button", class: "btn small", id: "learn-restart", onclick: () => this.restart() }, t("learn.restart")),
           e.next))));
@@ -149,7 +150,7 @@ class LessonPage {
       e.next.setAttribute("href", "/learn");
       e.next.textContent = t("learn.allDone");
     }
-    e.input.disabled = pos.done;
+    e.form.hidden = pos.done;
     e.input.placeholder = !pos.done && pos.legal.length ? t("game.placeholder", { move: pos.legal[0] }) : "";
     this.renderBoard(true);
   }
