@@ -5,7 +5,7 @@ kept in localStorage, the lobby's entry, Chinese, and screenshots at desktop and
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -162,7 +162,7 @@ def test_lobby_entry_chinese_and_phone(open_page: OpenPage, server: Any, shots: 
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
-def test_axe_finds_nothing_serious(open_page: OpenPage, server: Any, theme: str) -> None:
+def test_axe_finds_nothing_serious(open_page: OpenPage, server: Any, theme: Literal["dark", "light"]) -> None:
     """axe-core on the course list and a lesson (with a refusal shown), at both sizes."""
     findings: list[str] = []
     for width, height in ((1280, 800), PHONE):
