@@ -82,7 +82,8 @@ def test_the_answer_holds_only_the_learners_view(client: TestClient) -> None:
 
 @pytest.mark.parametrize(("path", "body", "code", "message"), [
     ("abalone/nope", {}, 404, "the abalone course has no lesson 'nope'"),
-    ("go/first", {}, 404, "there is no tutorial for 'go'"),
+    ("go/first", {}, 404, "there is no tutorial for 'go'; there are: abalone, tellstones, chinese-checkers, "
+                          "kelighine, shengke"),
     ("abalone/sumito", {"moves": ["a1b2"]}, 400, "move 1 ('a1b2') is not an answer to step 1 of sumito"),
     ("abalone/sumito", {"moves": ["e3e4"], "move": "e4e5"}, 400, "lesson sumito is finished: it has no step 2"),
     ("abalone/sumito", {"move": "x" * 65}, 400, None),

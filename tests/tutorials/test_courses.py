@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from qipan.core import GameError
+from qipan.server.tutorials import MAX_STEPS
 from qipan.tutorials import Course, Lesson, Text, course, courses, judge, replay
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
@@ -48,6 +49,10 @@ def test_lesson_ids_are_unique_and_found(tutorial: Course) -> None:
     assert tutorial.lesson(ids[-1]).id == ids[-1]
     with pytest.raises(GameError, match="no lesson"):
         tutorial.lesson("no-such-lesson")
+
+
+def test_no_lesson_has_more_steps_than_a_request_may_carry() -> None:
+    assert max(len(lesson.steps) for c in courses() for lesson in c.lessons) <= MAX_STEPS
 
 
 def test_unknown_course_is_refused() -> None:

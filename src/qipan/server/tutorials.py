@@ -17,11 +17,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path
 from pydantic import Field, StringConstraints
 
-from qipan.core.errors import brief
+from qipan.core import GameError
 from qipan.server import models
 from qipan.server.edge import limited
 from qipan.server.errors import NotFound
-from qipan.tutorials import Course, Lesson, Text, courses, replay
+from qipan.tutorials import Course, Lesson, Text, course, courses, replay
 from qipan.tutorials.lesson import MAX_MOVE, judge
 from qipan.tutorials.reasons import in_chinese
 
@@ -92,18 +92,13 @@ class LessonState(models.Answer):
     next: str | None = Field(description="the course's next lesson id")
 
 
-def _course(game: str) -> Course:
-    for found in courses():
-        if found.game == game:
-            return found
-    raise NotFound(f"there is no tutorial for {brief(game, 40)}")
-
-
-def _lesson(course: Course, lesson_id: str) -> Lesson:
-    for lesson in course.lessons:
-        if lesson.id == lesson_id:
-            return lesson
-    raise NotFound(f"the {course.game} course has no lesson {brief(lesson_id, 40)}")
+def _find(game: str, lesson_id: str) -> tuple[Course, Lesson]:
+    """The course of ``game`` and its lesson ``lesson_id`` (NotFound, 404, when either is missing)."""
+    try:
+        found = course(game)
+        return found, found.lesson(lesson_id)
+    except GameError as exc:
+        raise NotFound(str(exc)) from None
 
 
 def _info(lesson: Lesson) -> dict[str, Any]:
@@ -129,8 +124,7 @@ async def post_lesson(game: GameName, lesson_id: LessonId, body: TryRequest) -> 
     """The lesson after ``moves`` (its correct answers so far), with ``move`` judged when sent:
     ``correct`` (applied, with what the other seats did next), ``wrong`` (legal, but not what
     was asked: nothing changes) or ``illegal`` (the engine's reason: nothing changes)."""
-    course = _course(game)
-    lesson = _lesson(course, lesson_id)
+    taught, lesson = _find(game, lesson_id)
     moves = list(body.moves)
     at = replay(lesson, moves)
     verdict = None
@@ -142,19 +136,19 @@ async def post_lesson(game: GameName, lesson_id: LessonId, body: TryRequest) -> 
             assert judged.move is not None
             moves.append(judged.move)
             at = replay(lesson, moves)
-    game_ = at.game
-    mover = game_.to_move(at.state)
+    played = at.game
+    mover = played.to_move(at.state)
     done = at.step >= len(lesson.steps)
-    index = course.lessons.index(lesson)
+    index = taught.lessons.index(lesson)
     return {
-        "game": game_.name, "variant": game_.variant, "options": dict(game_.config), "lesson": _info(lesson),
+        "game": played.name, "variant": played.variant, "options": dict(played.config), "lesson": _info(lesson),
         "intro": lesson.intro.json(), "steps": len(lesson.steps), "step": at.step,
         "prompt": None if done else lesson.steps[at.step].prompt.json(), "done": done, "seat": at.seat,
         "to_move": "chance" if mover is not None and mover < 0 else mover,
-        "view": game_.view(at.state, at.seat),
-        "legal": game_.legal_texts(at.state) if not done and mover == at.seat else [],
+        "view": played.view(at.state, at.seat),
+        "legal": played.legal_texts(at.state) if not done and mover == at.seat else [],
         "last": at.last, "moves": moves,
-        "result": game_.result_text(at.state) if mover is None else None,
+        "result": played.result_text(at.state) if mover is None else None,
         "verdict": verdict,
-        "next": course.lessons[index + 1].id if index + 1 < len(course.lessons) else None,
+        "next": taught.lessons[index + 1].id if index + 1 < len(taught.lessons) else None,
     }
