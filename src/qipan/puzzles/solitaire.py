@@ -177,9 +177,10 @@ def crossing(puzzle: Solitaire, width: int = 4000, weight: float = 0.05, max_dep
     """A short crossing from the start by beam search from both ends.
 
     Each side keeps the ``width`` best new positions of every depth, best by the pieces'
-    distances d to the far tip (sum of d + weight * d², which brings up stragglers); the search
-    stops when a side's move reaches a position the other side kept, once no shorter meeting is
-    possible. The two sides are the same search turned half round, so only one is run."""
+    distances d to the far tip (sum of d + weight * d², which brings up stragglers). A move that
+    reaches a position the other side kept joins a crossing; the search keeps the shortest and
+    stops once it is no longer than twice the depth searched (its middle has been passed). The
+    two sides are the same search turned half round, so only one is run."""
     seen: dict[Pieces, tuple[Pieces, Move] | None] = {puzzle.start: None}
     depth_of = {puzzle.start: 0}
     layer = [puzzle.start]

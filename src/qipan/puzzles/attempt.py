@@ -1,0 +1,197 @@
+"""Playing a puzzle: one attempt, move by move, with its judge (used by ``qipan puzzle play``).
+
+>>> from qipan.puzzles.catalogue import find
+>>> attempt = start(find("shiqi"))
+>>> attempt.play("i3-i5")
+'i3-i5 captures i4'
+>>> attempt.moves, attempt.done
+(1, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from qipan.core.errors import GameError, brief
+from qipan.core.game import Game
+from qipan.games.abalone.game import Abalone
+from qipan.puzzles import capture, eject
+from qipan.puzzles.catalogue import Entry
+from qipan.puzzles.data import load
+from qipan.puzzles.solitaire import Solitaire
+
+MAX_MOVE_TEXT = 100
+"""Longer move text is refused before any parsing."""
+
+
+class Attempt:
+    """An attempt at ``entry``: ``game`` and ``state`` are the engine's; ``play`` takes move text."""
+
+    def __init__(self, entry: Entry, game: Game[Any, Any], state: Any) -> None:
+        self.entry = entry
+        self.game = game
+        self.state = state
+        self.moves = 0
+        self.done = False
+        self.solved = False
+        self.last: str | None = None
+
+    @property
+    def player(self) -> int:
+        return 0
+
+    def view(self) -> dict[str, Any]:
+        return self.game.view(self.state, self.player)
+
+    def _move(self, text: str) -> Any:
+        if self.done:
+            raise GameError("the puzzle is over")
+        if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
+            raise GameError(f"a move is at most {MAX_MOVE_TEXT} characters")
+        move = self.game.parse_action(self.state, text)
+        if not self.game.is_legal(self.state, move):
+            raise GameError(f"{brief(text, 40)}: {self.game.explain_illegal(self.state, move)}")
+        self.last = self.game.action_text(self.state, move)
+        return move
+
+    def play(self, text: str) -> str:
+        """Play the move written ``text``; return what happened. GameError (nothing changed) if
+        the text is no legal move."""
+        raise NotImplementedError
+
+    def hint(self) -> str:
+        raise NotImplementedError
+
+    def status(self) -> str:
+        raise NotImplementedError
+
+
+class Crossing(Attempt):
+    def __init__(self, entry: Entry) -> None:
+        self.puzzle = Solitaire(jump=entry.jump)
+        super().__init__(entry, self.puzzle.game, self.puzzle.state(self.puzzle.start))
+
+    def play(self, text: str) -> str:
+        move = self._move(text)
+        described = self.game.describe_action(self.state, move).removeprefix("red: ")
+        self.state = self.game.next_state(self.state, move)._replace(turn=0)
+        self.moves += 1
+        if self.puzzle.is_solved(h for h, v in enumerate(self.state.board) if v):
+            self.done = self.solved = True
+            gap = self.moves - self.entry.par
+            verdict = "the optimum" if gap <= 0 else f"{gap} more than the best known ({self.entry.par})"
+            return f"{described}: crossed in {self.moves} moves, {verdict}"
+        return described
+
+    def hint(self) -> str:
+        return f"no hints here; a {self.entry.par}-move crossing: qipan puzzle solution {self.entry.id}"
+
+    def status(self) -> str:
+        inside = sum(1 for h in self.puzzle.target if self.state.board[h])
+        return f"{self.moves} moves so far, {inside} of 10 pieces in the target; best known: {self.entry.par}"
+
+
+class Shiqi(Attempt):
+    def __init__(self, entry: Entry) -> None:
+        self.rules = capture.game()
+        super().__init__(entry, self.rules, self.rules.initial_state())
+
+    def play(self, text: str) -> str:
+        move = self._move(text)
+        described = self.game.describe_action(self.state, move).removeprefix("red: ")
+        self.state = self.game.next_state(self.state, move)
+        self.moves += 1
+        if self.state.turn is None:
+            self.done = True
+            self.solved = self.rules.pieces_left(self.state) == 1
+            return f"{described}: {self.game.result_text(self.state)}"
+        return described
+
+    def hint(self) -> str:
+        result = capture.solve(self.state, max_nodes=50_000)
+        if result.found and result.moves:
+            return f"try {result.moves[0]} (a one-piece finish is still possible after it)"
+        if result.complete:
+            return "no one-piece finish is possible from here any more"
+        return "no finish found within the search budget"
+
+    def status(self) -> str:
+        return f"{self.rules.pieces_left(self.state)} pieces left, {self.moves} moves played"
+
+
+class Eject(Attempt):
+    """You attack; after each of your moves the defender plays a reply that escapes if one does."""
+
+    def __init__(self, entry: Entry) -> None:
+        game = Abalone()
+        self.puzzle = next(p for p in eject.shipped() if p.id == entry.id)
+        super().__init__(entry, game, self.puzzle.position(game))
+        self.attacker = self.state.turn
+
+    @property
+    def player(self) -> int:
+        return int(self.attacker)
+
+    def play(self, text: str) -> str:
+        if self.state.turn != self.attacker:
+            raise GameError("it is not your move")
+        move = self._move(text)
+        before = self._opponent_marbles()
+        self.state = self.game.next_state(self.state, move)
+        self.moves += 1
+        played = self.last or ""
+        if self._opponent_marbles() < before:
+            self.done = self.solved = True
+            return f"{played} pushes a marble off: solved in {self.moves} of {self.entry.par}"
+        if self.moves >= self.entry.par or self.game.to_move(self.state) is None:
+            self.done = True
+            return f"{played}: no marble pushed off in {self.entry.par} moves; the answer was {self.puzzle.solution}"
+        reply = self._defence()
+        answer = self.game.action_text(self.state, reply)
+        self.state = self.game.next_state(self.state, reply)
+        if self.game.to_move(self.state) is None:
+            self.done = True
+            return f"{played}, reply {answer}: {self.game.result_text(self.state)}"
+        return f"{played}, reply {answer}"
+
+    def _opponent_marbles(self) -> int:
+        board: int = self.state.white if self.attacker == 0 else self.state.black
+        return board.bit_count()
+
+    def _defence(self) -> Any:
+        """A reply after which no ejection is forced any more, if there is one."""
+        left = self.entry.par - self.moves
+        prover = eject.Prover()
+        replies = list(self.game.legal_actions(self.state))
+        for reply in replies:
+            after = self.game.next_state(self.state, reply)
+            own, opp = (after.black, after.white) if after.turn == 0 else (after.white, after.black)
+            if self.game.to_move(after) is None or not prover.forces(own, opp, left):
+                return reply
+        return replies[0]
+
+    def hint(self) -> str:
+        moves = eject.winning_moves(self.state, self.entry.par - self.moves)
+        if moves:
+            return f"try {self.game.action_text(self.state, moves[0])}"
+        return "no forced ejection is left from here"
+
+    def status(self) -> str:
+        side = "black" if self.attacker == 0 else "white"
+        return f"{side} to push a marble off: move {self.moves + 1} of {self.entry.par}"
+
+
+def start(entry: Entry) -> Attempt:
+    """A fresh attempt at ``entry``."""
+    kinds: dict[str, Callable[[Entry], Attempt]] = {"crossing": Crossing, "shiqi": Shiqi, "eject": Eject}
+    return kinds[entry.kind](entry)
+
+
+def solution(entry: Entry) -> list[str]:
+    """The known answer: the shipped crossing, a 食棋 finish found now, or the Abalone move."""
+    if entry.kind == "crossing":
+        return [str(text) for text in load("crossings.json")[entry.jump]["moves"]]
+    if entry.kind == "shiqi":
+        return [str(m) for m in capture.solve(capture.game().initial_state()).moves]
+    return [next(p for p in eject.shipped() if p.id == entry.id).solution]

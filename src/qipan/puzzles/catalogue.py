@@ -1,0 +1,60 @@
+"""Every puzzle qipan ships, by id, and the puzzle of the day.
+
+>>> [entry.id for entry in catalogue()][:3]
+['crossing', 'crossing-long', 'shiqi']
+>>> puzzle_of_the_day(datetime.date(2026, 11, 28)).id in {entry.id for entry in catalogue()}
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from functools import cache
+
+from qipan.core.errors import GameError, brief
+from qipan.puzzles.data import load
+from qipan.puzzles.eject import shipped
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A puzzle: ``kind`` is ``crossing`` (Chinese Checkers solitaire), ``shiqi`` (食棋) or
+    ``eject`` (Abalone); ``par`` is the number of moves to beat or match."""
+
+    id: str
+    kind: str
+    title: str
+    rating: str
+    par: int
+    jump: str = "adjacent"
+
+
+@cache
+def catalogue() -> tuple[Entry, ...]:
+    crossings = load("crossings.json")
+    out = [
+        Entry("crossing", "crossing", "Chinese Checkers solitaire: cross with ten pieces (adjacent jumps)",
+              "hard", len(crossings["adjacent"]["moves"])),
+        Entry("crossing-long", "crossing", "Chinese Checkers solitaire: cross with ten pieces (long jumps)",
+              "hard", len(crossings["long"]["moves"]), jump="long"),
+        Entry("shiqi", "shiqi", "食棋 solitaire: capture until one piece is left", "medium", 59),
+    ]
+    out += [Entry(p.id, "eject", f"Abalone: {p.state['turn']} to move pushes a marble off in {p.n}",
+                  p.rating, p.n) for p in shipped()]
+    return tuple(out)
+
+
+def find(puzzle_id: str) -> Entry:
+    """The puzzle called ``puzzle_id``; GameError naming the choices if there is none."""
+    for entry in catalogue():
+        if entry.id == puzzle_id.strip().lower():
+            return entry
+    raise GameError(f"there is no puzzle {brief(puzzle_id, 40)}; `qipan puzzle list` shows them "
+                    f"({catalogue()[0].id}, {catalogue()[-1].id}, ...)")
+
+
+def puzzle_of_the_day(day: datetime.date) -> Entry:
+    """The same puzzle for everyone on ``day``: the catalogue taken in turn, day by day."""
+    entries = catalogue()
+    return entries[day.toordinal() % len(entries)]

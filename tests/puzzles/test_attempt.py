@@ -1,0 +1,85 @@
+"""Playing puzzles: the catalogue, the puzzle of the day, and attempts judged move by move."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from qipan.core.errors import GameError
+from qipan.puzzles.attempt import MAX_MOVE_TEXT, solution, start
+from qipan.puzzles.catalogue import catalogue, find, puzzle_of_the_day
+from qipan.puzzles.eject import shipped
+
+
+def test_the_puzzle_of_the_day_is_fixed_by_the_date_and_goes_round_the_catalogue() -> None:
+    day = datetime.date(2026, 11, 28)
+    assert puzzle_of_the_day(day) == puzzle_of_the_day(datetime.date(2026, 11, 28))
+    days = [puzzle_of_the_day(day + datetime.timedelta(days=k)).id for k in range(len(catalogue()))]
+    assert sorted(days) == sorted(e.id for e in catalogue())
+
+
+def test_an_unknown_puzzle_is_refused_briefly() -> None:
+    with pytest.raises(GameError, match="no puzzle") as info:
+        find("x" * 10_000)
+    assert len(str(info.value)) < 200
+
+
+def test_the_27_move_crossing_played_through_an_attempt_is_the_optimum() -> None:
+    attempt = start(find("crossing"))
+    moves = solution(find("crossing"))
+    for text in moves[:-1]:
+        attempt.play(text)
+        assert not attempt.done
+    assert "26 moves so far, 9 of 10 pieces in the target" in attempt.status()
+    last = attempt.play(moves[-1])
+    assert attempt.solved and "crossed in 27 moves, the optimum" in last
+    with pytest.raises(GameError, match="over"):
+        attempt.play("a1-b1")
+
+
+def test_a_longer_crossing_says_how_far_from_the_best_it_is() -> None:
+    attempt = start(find("crossing"))
+    attempt.play("d1-e6")  # a step out
+    attempt.play("e6-d1")  # and back: two moves wasted
+    for text in solution(find("crossing")):
+        result = attempt.play(text)
+    assert attempt.solved and "crossed in 29 moves, 2 more than the best known (27)" in result
+
+
+def test_bad_moves_change_nothing_and_say_why() -> None:
+    attempt = start(find("crossing"))
+    before = attempt.state
+    with pytest.raises(GameError, match="cannot read move"):
+        attempt.play("hello")
+    with pytest.raises(GameError, match=f"at most {MAX_MOVE_TEXT}"):
+        attempt.play("a1-" * 1000)
+    with pytest.raises(GameError, match=r"'d1-d4': d4 is occupied"):
+        attempt.play("d1-d4")
+    assert attempt.state == before and attempt.moves == 0
+
+
+def test_shiqi_hint_is_legal_and_keeps_a_finish() -> None:
+    attempt = start(find("shiqi"))
+    hint = attempt.hint()
+    assert hint.startswith("try ")
+    attempt.play(hint.split()[1])
+    assert attempt.moves == 1 and "59 pieces left" in attempt.status()
+
+
+def test_an_abalone_puzzle_solved_with_its_answer() -> None:
+    easy = next(p for p in shipped() if p.n == 1)
+    attempt = start(find(easy.id))
+    assert attempt.hint() == f"try {easy.solution}"
+    assert "pushes a marble off: solved in 1 of 1" in attempt.play(easy.solution)
+    assert attempt.solved
+
+
+def test_a_wrong_first_move_is_refuted_by_the_defender() -> None:
+    medium = next(p for p in shipped() if p.n == 2)
+    attempt = start(find(medium.id))
+    game = attempt.game
+    wrong = next(m for m in game.legal_actions(attempt.state) if game.action_text(attempt.state, m) != medium.solution)
+    attempt.play(game.action_text(attempt.state, wrong))
+    assert not attempt.done
+    assert attempt.hint() == "no forced ejection is left from here"
