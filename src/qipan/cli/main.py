@@ -11,6 +11,7 @@ from qipan.cli.deck import deck_app
 from qipan.cli.engine import engine_command
 from qipan.cli.perft import perft_command
 from qipan.cli.play import PLAY_SETTINGS, play_command
+from qipan.cli.puzzle import puzzle_app
 from qipan.cli.replay import replay_command
 from qipan.cli.simulate import simulate_command
 from qipan.server.cli import serve_command
@@ -30,6 +31,7 @@ app.command("balance")(balance_command)
 app.command("analyse")(analyse_command)
 app.command("serve")(serve_command)
 app.add_typer(deck_app, name="deck")
+app.add_typer(puzzle_app, name="puzzle")
 
 
 @app.command("games")
