@@ -4,19 +4,32 @@ kept in localStorage, the lobby's entry, Chinese, and screenshots at desktop and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from qipan.tutorials import Course, Lesson, courses, replay
+from tests.e2e.conftest import SERVER_SCRIPT
 from tests.e2e.test_audit import axe_findings
 
 pytestmark = pytest.mark.e2e
 
 OpenPage = Callable[..., Page]
 PHONE = (390, 844)
+
+
+@pytest.fixture(scope="module")
+def server(make_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A server of this module's own: its lessons take a few hundred position requests a minute
+    from one address, which must not drain the session server's bucket for the other tests."""
+    script = SERVER_SCRIPT.replace("client_connections=0)", "client_connections=0, position_rate=None)")
+    assert script != SERVER_SCRIPT
+    srv = make_server(tmp_path_factory.mktemp("learn") / "qipan.sqlite", script=script)
+    srv.start()
+    yield srv
+    srv.stop()
 
 
 def lesson_url(server: Any, game: str, lesson: str) -> str:
