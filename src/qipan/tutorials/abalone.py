@@ -47,10 +47,11 @@ LESSONS = (
     Lesson(
         "first-move", Text("Your first move", "第一步"),
         Text("Rows A to I run from Black's side (bottom) to White's (top); the numbers 1 to 9 run along the "
-             "diagonals. Black moves first. On your turn you move 1, 2 or 3 of your marbles that stand in a "
-             "straight line, one cell.",
-             "橫列 A 到 I 由黑方（下方）排到白方（上方）；數字 1 到 9 沿著斜線排列。黑方先走。輪到你時，"
-             "移動排成一直線的 1、2 或 3 顆自己的棋子，走一格。"),
+             "diagonals. Black moves first, here from the standard start (the Belgian and German daisy variants "
+             "start from other layouts). On your turn you move 1, 2 or 3 of your marbles that stand in a straight "
+             "line, one cell.",
+             "橫列 A 到 I 由黑方（下方）排到白方（上方）；數字 1 到 9 沿著斜線排列。黑方先走，這裡是標準開局"
+             "（比利時雛菊與德國雛菊變體從別的擺法開始）。輪到你時，移動排成一直線的 1、2 或 3 顆自己的棋子，走一格。"),
         ("start", "board", "inline"), "abalone", START,
         (Step(
             Text("Move the three marbles A1, B2 and C3 one step up their diagonal, so they stand on B2, C3 and D4. "
