@@ -17,7 +17,7 @@ from qipan.core.options import MAX_TEXT
 from qipan.core.record import Record
 from qipan.games.shengke.cards import deck_from_data, deck_json, deck_problems, default_deck_text
 
-from .helpers import create, wait_for
+from .helpers import connect, create, until, wait_for
 
 AI = [{"kind": "ai", "level": "random"}] * 2
 
@@ -124,3 +124,95 @@ def test_the_range_table_is_an_option_checked_at_the_edge(client: TestClient) ->
     assert refused.status_code == 400
     assert refused.json()["error"] == ("option ranges: the range table has 3 ranges; it needs 8 (1 to 8), "
                                        "separated by '/'")
+
+
+def other_data() -> dict[str, Any]:
+    """A second custom deck: ids o1..o25."""
+    data = custom_data()
+    data["name"] = "另一副"
+    for number, card in enumerate(data["cards"], 1):
+        card["id"] = f"o{number}"
+    return data
+
+
+def invite_of(created: dict[str, Any], seat: int) -> str:
+    invite: str = next(s["invite"] for s in created["seats"] if s["seat"] == seat)
+    return invite
+
+
+def test_a_player_brings_their_own_deck_with_an_invitation(client: TestClient, tmp_path: Path) -> None:
+    reply = client.post("/api/games", json={"game": "shengke", "options": {"deck_0": custom_deck()}})
+    assert reply.status_code == 201
+    created = reply.json()
+    before = client.get(f"/api/games/{created['id']}").json()["options"]
+    assert before["deck_1"] == "default"
+    claim = client.post(f"/api/games/{created['id']}/claim",
+                        json={"invite": invite_of(created, 1), "options": {"deck": json.dumps(other_data())}})
+    assert claim.status_code == 200, claim.text
+    assert claim.json()["seat"] == 1
+    after = client.get(f"/api/games/{created['id']}").json()["options"]
+    assert after["deck_0"] == before["deck_0"]  # the creator's deck is theirs still
+    assert after["deck_1"] == deck_json(deck_from_data(other_data()))
+    # The game goes on with both decks, and its record (decks inline) replays anywhere.
+    with connect(client, {**created, "tokens": {0: created["token"]}}, 0) as ws:
+        until(ws, lambda m: m["type"] == "update")
+        ws.send_json({"type": "resign"})
+        until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
+    record = client.get(f"/api/games/{created['id']}/record").json()
+    assert record["options"]["deck_1"] == after["deck_1"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    game = Record.load(path).make_game()
+    assert [c.id for c in game.decks[1].cards][:2] == ["o1", "o2"]  # type: ignore[attr-defined]
+    assert len(Record.load(path).replay()) == len(record["moves"]) + 1
+
+
+def test_a_player_joining_a_public_game_brings_their_deck(client: TestClient) -> None:
+    reply = client.post("/api/games", json={"game": "shengke", "public": True, "seats": [{"kind": "human"}] * 2})
+    created = reply.json()
+    joined = client.post(f"/api/games/{created['id']}/join", json={"options": {"deck": json.dumps(other_data())}})
+    assert joined.status_code == 200, joined.text
+    options = client.get(f"/api/games/{created['id']}").json()["options"]
+    assert options["deck_0"] == "default" and json.loads(options["deck_1"])["name"] == "另一副"
+
+
+def test_what_a_player_brings_is_checked_and_nothing_changes(client: TestClient) -> None:
+    created = client.post("/api/games", json={"game": "shengke"}).json()
+    url = f"/api/games/{created['id']}/claim"
+    invite = invite_of(created, 1)
+    data = other_data()
+    data["cards"][0]["in"] = 9
+    refusals = [
+        ({"deck": json.dumps(data)}, "option deck_1: illegal deck: " + "; ".join(deck_problems(data))),
+        ({"deck": "/etc/passwd"}, "option deck_1 names a file, and the server never opens files a client names; "
+                                  "send 'default' or the file's content itself as JSON text (qipan deck json FILE "
+                                  "prints it)"),
+        ({"decks": "default"}, "shengke has no option 'decks' to bring with a seat; a player brings: deck"),
+        ({"deck": "{" + "Z" * 5000}, "option deck_1: a text of 5001 characters is longer than 4096 characters"),
+    ]
+    for options, message in refusals:
+        response = client.post(url, json={"invite": invite, "options": options})
+        assert response.status_code == 400
+        assert response.json()["error"] == message
+    abalone = client.post("/api/games", json={"game": "abalone"}).json()
+    response = client.post(f"/api/games/{abalone['id']}/claim",
+                           json={"invite": invite_of(abalone, 1), "options": {"deck": "default"}})
+    assert response.status_code == 400
+    assert response.json()["error"] == "abalone has no option 'deck' to bring with a seat; a player brings: nothing"
+    # Nothing was taken or changed: the invitation still works, with a legal deck.
+    assert client.get(f"/api/games/{created['id']}").json()["options"]["deck_1"] == "default"
+    assert client.post(url, json={"invite": invite, "options": {"deck": "default"}}).status_code == 200
+    shengke = next(g for g in client.get("/api/meta").json()["games"] if g["name"] == "shengke")
+    assert shengke["seat_options"] == ["deck"]
+
+
+def test_a_deck_cannot_be_brought_once_the_game_has_begun(client: TestClient) -> None:
+    created = client.post("/api/games", json={"game": "shengke", "options": {"first": "0"}, "public": True,
+                                              "seats": [{"kind": "human"}] * 2}).json()
+    live = client.app.state.hub.games[created["id"]]  # type: ignore[attr-defined]
+    decision = next(a for a in live.game.legal_actions(live.match.state))
+    live.match.play(decision)  # as if seat 0 had moved (a seat of a two-human game cannot, yet)
+    response = client.post(f"/api/games/{created['id']}/join", json={"options": {"deck": custom_deck()}})
+    assert response.status_code == 409
+    assert "the game has begun" in response.json()["error"]
+    assert client.get(f"/api/games/{created['id']}").json()["options"]["deck_1"] == "default"

@@ -54,6 +54,9 @@ class Game(ABC, Generic[S, A]):
     draws: ClassVar[bool] = False
     """Whether the rules can end a game drawn; two-player games of such rules allow draw offers
     (docs/server.md, "Takebacks and draws")."""
+    seat_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Options each player brings when taking their seat online, by a seat-free name: the option
+    of each seat (Sheng-Ke: ``{"deck": ("deck_0", "deck_1")}``)."""
 
     def __init__(self, variant: str | None = None, options: Mapping[str, object] | None = None):
         names = [v.name for v in self.variants]

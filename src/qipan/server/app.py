@@ -42,6 +42,7 @@ from qipan.server.lobby import Lobby
 from qipan.server.lobby import router as lobby_router
 from qipan.server.names import check_name
 from qipan.server.ops import Ops, created_reply
+from qipan.server.puzzles import router as puzzles_router
 from qipan.server.seats import seat_summary
 from qipan.server.socket import router as socket_router
 from qipan.server.store import SQLITE_SYNC, BadRow, GameRow, StorageUnavailable, Store, normalise_url, safe_url
@@ -196,6 +197,7 @@ def create_app(
     # -- API ---------------------------------------------------------------------------------------
 
     app.include_router(tutorials_router)  # (before the /api catch-all: it has a GET route)
+    app.include_router(puzzles_router)  # (likewise)
 
     @app.get("/api/meta", response_model=models.Meta, responses=errors(*models.EDGE))
     async def get_meta() -> dict[str, Any]:
@@ -317,7 +319,8 @@ def create_app(
               *models.CHANGES), dependencies=[limited("join")])
     async def claim(request: Request, game_id: models.GameId, body: models.ClaimRequest) -> dict[str, Any]:
         """Take the seat an invitation is for: its token (every invitation works once)."""
-        claimed: dict[str, Any] = await run(request, "claim", game_id, invite=body.invite, name=check_name(body.name))
+        claimed: dict[str, Any] = await run(request, "claim", game_id, invite=body.invite, name=check_name(body.name),
+                                            options=body.options)
         return claimed
 
     @app.post("/api/games/{game_id}/join", response_model=models.Claimed, responses=errors(400, 403, 404, 409,
@@ -325,7 +328,8 @@ def create_app(
     async def join(request: Request, game_id: models.GameId, body: models.JoinRequest) -> dict[str, Any]:
         """Take a free seat of a public game (``seat``, or the first free one): its token. 403 for
         an invite-only game, 409 when no seat is free or the game is over."""
-        taken: dict[str, Any] = await run(request, "join", game_id, name=check_name(body.name), seat=body.seat)
+        taken: dict[str, Any] = await run(request, "join", game_id, name=check_name(body.name), seat=body.seat,
+                                          options=body.options)
         return taken
 
     @app.post("/api/games/{game_id}/invites", response_model=models.Invites, responses=errors(400, 403, 404,

@@ -75,6 +75,7 @@ def game_info(name: str) -> dict[str, Any]:
         ],
         "players": players,
         "levels": agent_levels(default),
+        "seat_options": sorted(cls.seat_options),
     }
 
 
@@ -102,7 +103,14 @@ def build_game(body: Mapping[str, Any]) -> Game[Any, Any]:
         options = {}
     if not isinstance(options, dict):
         raise GameError('"options" must be an object like {"time_limit": 600}')
-    for option in registry.game_class(name).options:
+    refuse_paths(registry.game_class(name), options)
+    return load(name, variant or None, options)
+
+
+def refuse_paths(cls: type[Game[Any, Any]], options: Mapping[str, Any]) -> None:
+    """GameError if a client's ``options`` name a file: the server never opens one (a
+    ``local_file`` option takes its default or the file's content, inline)."""
+    for option in cls.options:
         given = options.get(option.name, options.get(option.name.replace("_", "-")))
         if option.local_file and given is not None and given != option.default and not is_inline(given):
             raise GameError(
@@ -110,7 +118,6 @@ def build_game(body: Mapping[str, Any]) -> Game[Any, Any]:
                 f"send {option.default!r} or the file's content itself as JSON text (qipan deck json FILE "
                 "prints it)"
             )
-    return load(name, variant or None, options)
 
 
 def allowed_choices(game: Game[Any, Any], given: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:

@@ -107,14 +107,20 @@ class CreateGame(GameSpec):
                                                  "human seat and at least one AI seat)")
 
 
+SEAT_OPTIONS_HELP = ("what you bring to your seat, by the names of the game's seat_options in /api/meta "
+                     "(Sheng-Ke: {\"deck\": \"{...}\"}, your deck as JSON text); only before the first decision")
+
+
 class ClaimRequest(Request):
     invite: Token = Field(description="the invitation code (from an invitation link's #invite=...)")
     name: Nickname | None = Field(None, description=NAME_HELP)
+    options: dict[Name, OptionValue] | None = Field(None, max_length=MAX_OPTIONS, description=SEAT_OPTIONS_HELP)
 
 
 class JoinRequest(Request):
     name: Nickname | None = Field(None, description=NAME_HELP)
     seat: StrictInt | None = Field(None, description="the free human seat to take (default: the first free one)")
+    options: dict[Name, OptionValue] | None = Field(None, max_length=MAX_OPTIONS, description=SEAT_OPTIONS_HELP)
 
 
 class InvitesRequest(Request):
@@ -192,6 +198,7 @@ class GameInfo(Answer):
     options: list[OptionInfo]
     players: int | PlayerRange
     levels: list[str]
+    seat_options: list[str] = Field(description="options each player brings with their seat (join, claim)")
 
 
 class Meta(Answer):

@@ -126,13 +126,13 @@ async def rematch_seat(hub: Hub, live: LiveGame, args: dict[str, Any]) -> dict[s
 
 @operation("claim")
 async def claim(hub: Hub, live: LiveGame, args: dict[str, Any]) -> dict[str, Any]:
-    seat, token = await live.claim(args["invite"], args["name"])
+    seat, token = await live.claim(args["invite"], args["name"], args.get("options"))
     return {"id": live.id, "seat": seat, "token": token, "url": seat_url(live.id, seat, token)}
 
 
 @operation("join")
 async def join(hub: Hub, live: LiveGame, args: dict[str, Any]) -> dict[str, Any]:
-    seat, token = await live.take_seat(args["name"], args["seat"])
+    seat, token = await live.take_seat(args["name"], args["seat"], args.get("options"))
     return {"id": live.id, "seat": seat, "token": token, "url": seat_url(live.id, seat, token)}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from qipan.core import GameError, Match
@@ -17,6 +18,7 @@ from qipan.core.game import Game
 from qipan.server.auth import SeatRecord, check_token, claimed, derived_token, hash_token, new_invite, new_token
 from qipan.server.connections import Client
 from qipan.server.errors import AuthError, Conflict
+from qipan.server.meta import refuse_paths
 from qipan.server.names import display_name
 from qipan.server.store import GameRow
 
@@ -70,6 +72,8 @@ class Seats:
         def id(self) -> str: ...
         def broadcast(self, since: int | None = None, skip: Client | None = None) -> None: ...
         def after_change(self) -> None: ...
+        def _forget(self, moves: int) -> None: ...
+        def _restart_agents(self) -> None: ...
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -140,10 +144,11 @@ class Seats:
         self.broadcast()
         return token
 
-    async def claim(self, code: object, name: str | None = None) -> tuple[int, str]:
-        """Take the seat an invitation code is for, as ``name``; its new token. AuthError for a
-        code of no seat, Conflict when the seat has been claimed already (every code works once)
-        or the game is over."""
+    async def claim(self, code: object, name: str | None = None,
+                    options: Mapping[str, object] | None = None) -> tuple[int, str]:
+        """Take the seat an invitation code is for, as ``name``, bringing ``options`` (see
+        :meth:`_bring`); its new token. AuthError for a code of no seat, Conflict when the seat
+        has been claimed already (every code works once) or the game is over."""
         async with self.lock:
             seats = self.row.seats
             seat = next((s for s, info in enumerate(seats) if check_token(info.get("invite"), code)), None)
@@ -156,15 +161,17 @@ class Seats:
                 # A seat taken now would be a seat in no game: the rematch has been (or will be)
                 # made from the seats held at the end.
                 raise Conflict("the game is over: its seats can no longer be taken")
+            await self._bring(seat, options)
             token = new_token()
             await self._save_seats({seat: {**seats[seat], "token": hash_token(token), "name": name}})
         self.broadcast()
         return seat, token
 
-    async def take_seat(self, name: str | None, seat: object = None) -> tuple[int, str]:
-        """Take a free human seat of a public game (``seat``, or the first free one) as ``name``;
-        its new token. AuthError for an invite-only game, Conflict when no seat (or not that one)
-        is free or the game is over."""
+    async def take_seat(self, name: str | None, seat: object = None,
+                        options: Mapping[str, object] | None = None) -> tuple[int, str]:
+        """Take a free human seat of a public game (``seat``, or the first free one) as ``name``,
+        bringing ``options`` (see :meth:`_bring`); its new token. AuthError for an invite-only
+        game, Conflict when no seat (or not that one) is free or the game is over."""
         if not self.row.public:
             raise AuthError("this game is invite-only: its seats are taken with an invitation link")
         seats = self.row.seats
@@ -183,6 +190,7 @@ class Seats:
             elif seat not in free:
                 raise Conflict(f"seat {seat} is taken; free: {', '.join(map(str, free))}")
             assert isinstance(seat, int)
+            await self._bring(seat, options)
             token = new_token()
             await self._save_seats({seat: {**self.row.seats[seat], "token": hash_token(token), "name": name}})
         self.broadcast()
@@ -208,6 +216,36 @@ class Seats:
             codes = {s: new_invite() for s, info in enumerate(self.row.seats) if not claimed(info)}
             await self._save_seats({s: {**self.row.seats[s], "invite": hash_token(c)} for s, c in codes.items()})
         return codes
+
+    async def _bring(self, seat: int, options: Mapping[str, object] | None) -> None:
+        """Play seat ``seat``'s own options from now on: ``options`` by the names of the game's
+        ``seat_options`` (Sheng-Ke: ``{"deck": ...}`` is this seat's deck option). The game is
+        rebuilt with them and its moves so far replayed: only chance outcomes, since nobody
+        decides anything before every seat is taken. Held under the game's lock, before the seat
+        is saved; GameError (the option's own message) or Conflict, and nothing changed."""
+        if not options:
+            return
+        chosen = {}
+        for key, value in options.items():
+            names = self.game.seat_options.get(key)
+            if names is None:
+                offered = ", ".join(sorted(self.game.seat_options)) or "nothing"
+                raise GameError(f"{self.game.name} has no option {brief(key, 40)} to bring with a seat; "
+                                f"a player brings: {offered}")
+            chosen[names[seat]] = value
+        refuse_paths(type(self.game), chosen)
+        if any(move.player != "chance" for move in self.match.moves):
+            raise Conflict("the game has begun: what a player brings must come with their seat, before the first move")
+        record = self.match.record()
+        record.options = {**record.options, **chosen}
+        match = Match.from_record(record)  # a bad value: GameError naming the option (a deck's problems)
+        if len(match.moves) != len(self.match.moves):
+            raise Conflict("the game cannot take those options now")
+        config = dict(match.game.config)
+        await self.hub.write(self.id, lambda c: self.hub.store.set_options(self.id, config, conn=c))
+        self.match, self.game, self.row.options = match, match.game, config
+        self._forget(0)
+        self._restart_agents()
 
     async def _save_seats(self, changes: dict[int, SeatRecord]) -> None:
         """Commit changed seat records, then keep them (held under the game's lock). A seat

@@ -538,6 +538,11 @@ class Store:
         self._run(conn, lambda c: c.execute(
             games_table.update().where(games_table.c.id == game_id).values(seats=seats)))
 
+    def set_options(self, game_id: str, options: dict[str, Any], conn: Connection | None = None) -> None:
+        """Replace a game's options (a player brought their own deck with their seat)."""
+        self._run(conn, lambda c: c.execute(
+            games_table.update().where(games_table.c.id == game_id).values(options=options)))
+
     def set_hints_used(self, game_id: str, used: int, conn: Connection | None = None) -> None:
         """Record how many hints a game's player has asked for."""
         self._run(conn, lambda c: c.execute(

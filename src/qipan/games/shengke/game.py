@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from qipan.core.errors import GameError, brief, choices_text
 from qipan.core.game import CHANCE, Game
@@ -96,6 +96,8 @@ class ShengKe(Game[State, Action]):
         Option("ranges", ranges_text(RANGES), "the range table: ranges 1 to 8 separated by '/', each its cells "
                "as keypad digits around the card (5): 8 front, 2 back, 4 left, 6 right, 7 9 1 3 the diagonals"),
     )
+
+    seat_options: ClassVar[Mapping[str, tuple[str, ...]]] = {"deck": ("deck_0", "deck_1")}  # each their own
 
     decks: tuple[Deck, Deck]
 
