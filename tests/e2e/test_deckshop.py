@@ -150,3 +150,46 @@ def test_the_rules_page_draws_the_range_table(open_page: OpenPage, server: Any, 
     counts = [tables.locator("li").nth(i).locator(".sk-range > span.sk-on").count() for i in range(8)]
     assert counts == [1] * 7 + [8]
     shots(page, "shengke-rules-ranges")
+
+
+def test_an_invited_player_takes_their_seat_with_their_deck(open_page: OpenPage, server: Any, shots: Any) -> None:
+    created = server.api("POST", "/api/games", {"game": "shengke"})
+    link = server.base + next(s["url"] for s in created["seats"] if s["seat"] == 1)
+    page = open_page(server.base + WORKSHOP)
+    expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
+    page.fill("#deck-invite", server.base + "/play/nothing")
+    page.click("#deck-join")
+    expect(page.locator("#deck-join-error")).to_have_text(
+        "That is not an invitation link (it looks like …/play/GAME#invite=CODE).")
+    page.fill("#card-0-name", "客龍")
+    page.fill("#card-0-in", "9")
+    expect(page.locator("#deck-join")).to_be_disabled()
+    page.fill("#card-0-in", "4")
+    page.fill("#deck-invite", link)
+    shots(page, "deckshop-join")
+    page.click("#deck-join")
+    page.wait_for_url(f"**/play/{created['id']}")
+    options = server.api("GET", f"/api/games/{created['id']}")["options"]
+    assert options["deck_0"] == "default"
+    assert json.loads(options["deck_1"])["cards"][0]["name"] == "客龍"
+    expect(page.locator("#board svg")).to_be_visible()
+
+
+def test_a_saved_deck_is_chosen_in_the_lobby_against_the_ai(open_page: OpenPage, server: Any, shots: Any) -> None:
+    page = open_page(server.base + WORKSHOP)
+    expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
+    page.fill("#card-0-name", "大廳龍")
+    page.fill("#deck-name", "lobby deck")
+    page.click("#deck-save")
+    page.goto(server.base + "/?game=shengke")
+    page.wait_for_selector(".seat-row")
+    expect(page.locator("#create-deck option")).to_have_text(["the built-in deck", "lobby deck"])
+    page.select_option("#create-deck", "lobby deck")
+    page.click('.seat-row[data-seat="1"] [data-kind="ai"]')
+    shots(page, "deckshop-lobby")
+    page.click("#create-game")
+    page.wait_for_selector("#invite")
+    href = page.locator("#play-first").get_attribute("href") or ""
+    summary = server.api("GET", "/api/games/" + href.split("/play/")[1].split("#")[0])
+    assert json.loads(summary["options"]["deck_0"])["cards"][0]["name"] == "大廳龍"
+    assert summary["options"]["deck_1"] == "default" and summary["seats"][1]["kind"] == "ai"

@@ -33,7 +33,11 @@ export default {
     "deck.play": "Play it", "deck.level": "AI level", "deck.playAi": "Play against the AI with this deck",
     "deck.playHint": "You play 甲 with this deck; the AI plays 乙 with the built-in deck.",
     "deck.fixFirst": "Fix the problems above first.",
+    "deck.joinHint": "Invited to a game? Take your seat with this deck: paste the invitation link.",
+    "deck.invite": "Invitation link", "deck.invitePlaceholder": "https://…/play/…#invite=…", "deck.join": "Take the seat with this deck",
+    "deck.badLink": "That is not an invitation link (it looks like …/play/GAME#invite=CODE).",
     "deck.rulesLink": "Rules of Sheng-Ke", "deck.link": "Build your own deck in the deck workshop.",
+    "deck.yours": "Your deck", "deck.builtIn": "the built-in deck",
   },
   "zh-Hant": {
     "deck.title": "生剋棋牌組工坊", "deck.intro": "打造一副 25 張的牌組：每種屬性 5 張，每個入、出數字都在 1 到 8 之間，入數字合計剛好 100，出數字也是。輸入時即時檢查每條規則，範圍也隨著編輯畫出來。",
@@ -67,6 +71,10 @@ export default {
     "deck.play": "開局", "deck.level": "電腦難度", "deck.playAi": "用這副牌組和電腦對戰",
     "deck.playHint": "你用這副牌組擔任甲方；電腦用內建牌組擔任乙方。",
     "deck.fixFirst": "請先修正上面的問題。",
+    "deck.joinHint": "受邀參加一局？貼上邀請連結，帶著這副牌組入座。",
+    "deck.invite": "邀請連結", "deck.invitePlaceholder": "https://…/play/…#invite=…", "deck.join": "帶著這副牌組入座",
+    "deck.badLink": "這不是邀請連結（邀請連結的樣子是 …/play/棋局#invite=代碼）。",
     "deck.rulesLink": "生剋棋規則", "deck.link": "到牌組工坊打造你自己的牌組。",
+    "deck.yours": "你的牌組", "deck.builtIn": "內建牌組",
   },
 };

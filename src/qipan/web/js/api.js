@@ -38,7 +38,8 @@ export const api = {
   replay: (id, ply) => call("GET", `/api/games/${encodeURIComponent(id)}/replay/${ply}`),
   rematch: (id, token, name = null) => call("POST", `/api/games/${encodeURIComponent(id)}/rematch`, named({ token }, name)),
   join: (id, name, seat = null) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, named(seat === null ? {} : { seat }, name)),
-  claim: (id, invite, name = null) => call("POST", `/api/games/${encodeURIComponent(id)}/claim`, named({ invite }, name)),
+  claim: (id, invite, name = null, options = null) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/claim`, named(options ? { invite, options } : { invite }, name)),
   invites: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/invites`, { token }),
   // Analysis (docs/server-api.md): a set-up position, a step through positions, a finished
   // game's decision, a hint in a game with hints on.

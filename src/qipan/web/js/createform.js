@@ -2,6 +2,7 @@
 // folded, the clock, who sits where (human or AI, which seat is mine), public or invite-only,
 // the nickname for my seat; then the invitation and spectator links.
 import { api } from "./api.js";
+import { deckJson, savedDecks } from "./deckfile.js";
 import { clear, h, linkRow } from "./dom.js";
 import {
   choiceLabel, gameTitle, levelName, optionHelp, optionLabel, sideName, variantHelp, variantName,
@@ -22,6 +23,7 @@ const MAX_INCREMENT = 3600;
 const state = {
   meta: null, game: null, variant: null, options: {}, seats: [], mine: 0, info: null,
   clock: "none", custom: { minutes: 10, increment: 5 }, visibility: null, onCreated: null, hints: false,
+  deck: null,
 };
 
 /** Fill ``root`` with the form; ``onCreated(created)`` after each game made. */
@@ -39,6 +41,7 @@ function selectGame(root, game) {
   state.seats = [];
   state.mine = 0;
   state.info = null;
+  state.deck = null;
   renderCreate(root);
   refreshSeats(root);
 }
@@ -64,6 +67,7 @@ function renderCreate(root) {
     h("p", { class: "hint" }, t("lobby.rules"),
       h("a", { href: `/static/rules/${game.name}.html`, target: "_blank", text: t("lobby.rulesLink", { title: gameTitle(game.name, game.title) }) })),
   );
+  if (game.name === "shengke") root.append(deckField());
   if (game.variants.length) {
     const help = h("small", { id: "variant-help" });
     const showHelp = () => {
@@ -98,6 +102,15 @@ function renderCreate(root) {
     h("button", { class: "btn primary", id: "create-game", type: "button", onclick: () => createGame(root) }, t("lobby.createButton")),
     h("div", { id: "created" }),
   );
+}
+
+/** Sheng-Ke: the deck of my seat, built-in or one the deck workshop keeps in this browser. */
+function deckField() {
+  const names = Object.keys(savedDecks()).sort();
+  return h("label", { class: "field" }, h("span", { text: t("deck.yours") }),
+    h("select", { id: "create-deck", onchange: (e) => { state.deck = e.target.value || null; } },
+      h("option", { value: "", text: t("deck.builtIn") }), names.map((n) => h("option", { value: n, text: n }))),
+    h("small", {}, h("a", { href: "/static/workshop/shengke.html", text: t("deck.link") })));
 }
 
 function renderOptions(root) {
@@ -339,7 +352,10 @@ async function createGame(root) {
     return;
   }
   const isPublic = (state.visibility ?? (openSeats() ? "public" : "private")) === "public";
-  const spec = { game: state.game.name, variant: state.variant, options: state.options, seats: state.seats, public: isPublic };
+  const options = { ...state.options };
+  const deck = state.deck && savedDecks()[state.deck];
+  if (deck && state.mine !== null) options[`deck_${state.mine}`] = deckJson(deck);
+  const spec = { game: state.game.name, variant: state.variant, options, seats: state.seats, public: isPublic };
   if (state.mine !== null) spec.seat = state.mine;
   if (clock) spec.clock = clock;
   if (state.hints && hintsAllowed()) spec.hints = true;

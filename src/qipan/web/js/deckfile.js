@@ -93,6 +93,18 @@ export function deckToml(deck) {
   return `${lines.join("\n")}\n`;
 }
 
+export const SAVED_DECKS = "qipan.shengke.decks";
+
+/** The decks the workshop keeps in this browser (localStorage), by name: {name: deck data}. */
+export function savedDecks() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SAVED_DECKS) || "null");
+    return saved && typeof saved === "object" && !Array.isArray(saved) ? saved : {};
+  } catch {
+    return {};
+  }
+}
+
 class ReadError extends Error {}
 
 /** A TOML value: a basic or literal string, an integer, a float or a boolean. */

@@ -1,19 +1,19 @@
 // The Sheng-Ke deck workshop (workshop/shengke.html): build a 25-card deck with every rule checked
 // live and the ranges drawn as you edit, keep decks in this browser (localStorage
 // "qipan.shengke.decks", the open one in "qipan.shengke.draft"), import and export the JSON and
-// TOML files `qipan deck` reads, and play a deck against the AI (it travels inline as deck_0).
+// TOML files `qipan deck` reads, play a deck against the AI (it travels inline as deck_0), or take
+// the seat of an invitation link with it (the claim brings it: {"deck": ...}).
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { levelName } from "./gamewords.js";
 import { t, toggleLanguage, translateStatic } from "./i18n.js";
-import { keepSeat } from "./seats.js";
+import { keepSeat, parseFragment } from "./seats.js";
 import { DEFAULT_RANGES, parseRanges, rangeGrid } from "./shengke-ranges.js";
 import {
-  deckData, deckJson, deckProblems, deckToml, ELEMENTS, elementIndex, GLYPHS, MAX_FILE, readDeck,
+  deckData, deckJson, deckProblems, deckToml, ELEMENTS, elementIndex, GLYPHS, MAX_FILE, readDeck, SAVED_DECKS, savedDecks,
 } from "./deckfile.js";
 
 const DRAFT = "qipan.shengke.draft";
-const SAVED = "qipan.shengke.decks";
 
 const state = { deck: null, ranges: DEFAULT_RANGES, levels: [], level: "easy" };
 const root = document.getElementById("deckshop");
@@ -51,11 +51,6 @@ function readJson(key, fallback) {
   } catch {
     return fallback;
   }
-}
-
-function savedDecks() {
-  const saved = readJson(SAVED, {});
-  return saved && typeof saved === "object" && !Array.isArray(saved) ? saved : {};
 }
 
 function keepDraft() {
@@ -115,7 +110,14 @@ function render() {
           h("select", { id: "deck-level", onchange: (e) => { state.level = e.target.value; } },
             state.levels.map((l) => h("option", { value: l, selected: l === state.level, text: levelName(l) })))),
         h("button", { type: "button", class: "btn primary", id: "deck-play", onclick: play, text: t("deck.playAi") })),
-      h("p", { class: "error", id: "deck-play-error", role: "alert" })),
+      h("p", { class: "error", id: "deck-play-error", role: "alert" }),
+      h("p", { class: "hint", text: t("deck.joinHint") }),
+      h("div", { class: "deck-row" },
+        h("label", { class: "field deck-link" }, h("span", { text: t("deck.invite") }),
+          h("input", { id: "deck-invite", type: "url", autocomplete: "off", spellcheck: "false", placeholder: t("deck.invitePlaceholder"),
+            oninput: () => { document.getElementById("deck-join-error").textContent = ""; } })),
+        h("button", { type: "button", class: "btn", id: "deck-join", onclick: join, text: t("deck.join") })),
+      h("p", { class: "error", id: "deck-join-error", role: "alert" })),
     h("section", { class: "deck-box" }, h("h2", { text: t("deck.saved") }),
       h("div", { class: "deck-row", id: "deck-saved" })),
     h("section", { class: "deck-box" }, h("h2", { text: t("deck.files") }),
@@ -205,6 +207,7 @@ function changed() {
   }
   const play = document.getElementById("deck-play");
   play.disabled = problems.length > 0;
+  document.getElementById("deck-join").disabled = problems.length > 0;
   document.getElementById("deck-play-error").textContent = problems.length ? t("deck.fixFirst") : "";
   keepDraft();
 }
@@ -237,7 +240,7 @@ function renderSaved() {
       onclick: () => {
         const rest = savedDecks();
         delete rest[select.value];
-        localStorage.setItem(SAVED, JSON.stringify(rest));
+        localStorage.setItem(SAVED_DECKS, JSON.stringify(rest));
         renderSaved();
       } }),
   );
@@ -247,7 +250,7 @@ function save() {
   const saved = savedDecks();
   const name = state.deck.name.trim() || "deck";
   saved[name] = deckData(state.deck);
-  localStorage.setItem(SAVED, JSON.stringify(saved));
+  localStorage.setItem(SAVED_DECKS, JSON.stringify(saved));
   renderSaved();
   document.getElementById("deck-saved-list").value = name;
   document.getElementById("deck-file-note").textContent = t("deck.didSave", { name });
@@ -309,6 +312,35 @@ async function play() {
     location.href = `/play/${encodeURIComponent(created.id)}`;
   } catch (e) {
     error.textContent = e.message;  // the server's own words, as `qipan deck check` says them
+    button.disabled = false;
+  }
+}
+
+/** Take the seat an invitation link is for, bringing this deck (the seat's deck_0 or deck_1). */
+async function join() {
+  const error = document.getElementById("deck-join-error");
+  error.textContent = "";
+  let id = null;
+  let invite = null;
+  try {
+    const link = new URL(document.getElementById("deck-invite").value.trim(), location.origin);
+    id = decodeURIComponent(link.pathname.match(/^\/play\/([^/]+)$/)?.[1] || "");
+    invite = parseFragment(link.hash).invite;
+  } catch {
+    id = null;
+  }
+  if (!id || !invite) {
+    error.textContent = t("deck.badLink");
+    return;
+  }
+  const button = document.getElementById("deck-join");
+  button.disabled = true;
+  try {
+    const claimed = await api.claim(id, invite, null, { deck: deckJson(state.deck) });
+    keepSeat(claimed.id, claimed.seat, claimed.token);
+    location.href = `/play/${encodeURIComponent(claimed.id)}`;
+  } catch (e) {
+    error.textContent = e.message;
     button.disabled = false;
   }
 }
