@@ -6,6 +6,7 @@ positions expanded.
 * solitaire: the ten-piece Chinese Checkers crossing by beam search from both ends, with
   adjacent jumps (the optimum is 27) and with long jumps (the best found, at two beam widths),
   and the exact bidirectional search on the three-piece triangle.
+* eject: the proof of every shipped Abalone puzzle (smallest N, unique first move).
 * capture: a one-piece finish of 食棋 solitaire from the start, by the default step bounds and
   with one step at most between captures.
 """
@@ -16,7 +17,8 @@ import argparse
 import time
 from collections.abc import Callable
 
-from qipan.puzzles import capture
+from qipan.games.abalone.game import Abalone
+from qipan.puzzles import capture, eject
 from qipan.puzzles.solitaire import Result, Solitaire, crossing, shortest
 
 
@@ -54,15 +56,28 @@ def shiqi() -> None:
               f"{result.nodes} positions, {seconds:.2f} s")
 
 
+def abalone() -> None:
+    print("Abalone 'eject in N': the proof of each shipped puzzle")
+    game = Abalone()
+    for puzzle in eject.shipped():
+        began = time.process_time()
+        verdict = eject.analyse(puzzle.position(game), puzzle.n)
+        seconds = time.process_time() - began
+        assert verdict.n == puzzle.n and verdict.unique
+        print(f"  {puzzle.id} (n={puzzle.n}, {puzzle.rating:6}): {verdict.nodes:6} positions, {seconds:.2f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=("solitaire", "capture"), default=None)
+    parser.add_argument("--only", choices=("solitaire", "capture", "eject"), default=None)
     parser.add_argument("--width", type=int, default=4000, help="beam width of the crossing search")
     args = parser.parse_args()
     if args.only in (None, "solitaire"):
         solitaire(args.width)
     if args.only in (None, "capture"):
         shiqi()
+    if args.only in (None, "eject"):
+        abalone()
 
 
 if __name__ == "__main__":

@@ -20,11 +20,13 @@ from qipan.puzzles.eject import shipped
 @dataclass(frozen=True)
 class Entry:
     """A puzzle: ``kind`` is ``crossing`` (Chinese Checkers solitaire), ``shiqi`` (食棋) or
-    ``eject`` (Abalone); ``par`` is the number of moves to beat or match."""
+    ``eject`` (Abalone); ``par`` is the number of moves to beat or match; ``title`` in English
+    and ``title_zh`` in 繁體中文."""
 
     id: str
     kind: str
     title: str
+    title_zh: str
     rating: str
     par: int
     jump: str = "adjacent"
@@ -35,12 +37,15 @@ def catalogue() -> tuple[Entry, ...]:
     crossings = load("crossings.json")
     out = [
         Entry("crossing", "crossing", "Chinese Checkers solitaire: cross with ten pieces (adjacent jumps)",
-              "hard", len(crossings["adjacent"]["moves"])),
+              "跳棋單人挑戰：十顆棋子走到對角（只跳相鄰棋子）", "hard", len(crossings["adjacent"]["moves"])),
         Entry("crossing-long", "crossing", "Chinese Checkers solitaire: cross with ten pieces (long jumps)",
-              "hard", len(crossings["long"]["moves"]), jump="long"),
-        Entry("shiqi", "shiqi", "食棋 solitaire: capture until one piece is left", "medium", 59),
+              "跳棋單人挑戰：十顆棋子走到對角（可遠跳）", "hard", len(crossings["long"]["moves"]), jump="long"),
+        Entry("shiqi", "shiqi", "食棋 solitaire: capture until one piece is left",
+              "單人食棋：一直吃子，直到只剩一顆", "medium", 59),
     ]
+    sides = {"black": "黑方", "white": "白方"}
     out += [Entry(p.id, "eject", f"Abalone: {p.state['turn']} to move pushes a marble off in {p.n}",
+                  f"角力棋：輪到{sides.get(p.state['turn'], p.state['turn'])}，{p.n} 步內逐出一顆棋子",
                   p.rating, p.n) for p in shipped()]
     return tuple(out)
 

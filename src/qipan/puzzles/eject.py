@@ -49,8 +49,9 @@ class OutOfNodes(Exception):
 
 
 class Prover:
-    """Forced-ejection proofs, counting the positions it expands (``nodes``); more than
-    ``max_nodes`` raises :class:`OutOfNodes`."""
+    """Forced-ejection proofs, counting the positions it reaches (``nodes``: after each move
+    tried, and each position searched with the attacker to move); more than ``max_nodes``
+    raises :class:`OutOfNodes`."""
 
     def __init__(self, max_nodes: int | None = None) -> None:
         self.nodes = 0
@@ -67,6 +68,7 @@ class Prover:
 
     def move_forces(self, own: int, opp: int, move: AbaloneMove, n: int) -> bool:
         """Whether ``move`` forces an ejection within ``n`` own moves (itself included)."""
+        self.nodes += 1
         own2, opp2 = perform(own, opp, move)
         if opp2.bit_count() < opp.bit_count():
             return True

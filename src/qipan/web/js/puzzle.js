@@ -1,0 +1,30 @@
+// The lobby's puzzle of the day (GET /api/puzzles/today): what it is and the terminal command
+// that plays it (`qipan puzzle play ID`). Read-only: the puzzles are played with the CLI.
+import { h } from "./dom.js";
+import { lang, t } from "./i18n.js";
+
+export function puzzlePanel() {
+  const body = h("div", { class: "body" }, h("p", { class: "empty", text: t("loading") }));
+  load(body);
+  return h("section", { class: "panel", id: "puzzle-of-the-day", "aria-labelledby": "puzzle-title" },
+    h("header", {}, h("h2", { id: "puzzle-title", text: t("puzzle.title") })), body);
+}
+
+async function load(body) {
+  let puzzle;
+  try {
+    const response = await fetch("/api/puzzles/today");
+    if (!response.ok) throw new Error(String(response.status));
+    puzzle = await response.json();
+  } catch {
+    body.replaceChildren(h("p", { class: "hint", text: t("puzzle.unavailable") }));
+    return;
+  }
+  const title = lang === "zh-Hant" ? puzzle.title["zh-Hant"] : puzzle.title.en;
+  const rating = t(`puzzle.rating.${puzzle.rating}`);
+  body.replaceChildren(
+    h("p", { id: "puzzle-name", text: title }),
+    h("p", { class: "hint", id: "puzzle-rating", text: `${rating} · ${t("puzzle.par", { n: puzzle.par })}` }),
+    h("p", { class: "hint", text: t("puzzle.play") }),
+    h("code", { id: "puzzle-command", text: puzzle.command }));
+}
