@@ -11,6 +11,7 @@ import meta from "./meta.js";
 import analysis from "./analysis.js";
 import tutorial from "./tutorial.js";
 import deckshop from "./deckshop.js";
+import puzzle from "./puzzle.js";
 
 export default [
   game,
@@ -25,4 +26,5 @@ export default [
   analysis,
   tutorial,
   deckshop,
+  puzzle,
 ];

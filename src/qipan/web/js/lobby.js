@@ -10,6 +10,7 @@ import { followLobby, POLL_MS } from "./lobbyfeed.js";
 import { myGamesPanel, resultLine } from "./mygames.js";
 import { currentName, nameToPlay, offerNameOn } from "./names.js";
 import { defaultSeat, keepSeat } from "./seats.js";
+import { puzzlePanel } from "./puzzle.js";
 import { learnPanel } from "./tutorial.js";
 
 /** Rows shown per list. */
@@ -24,7 +25,7 @@ export async function showLobby(app) {
   const finished = listPanel("finished", t("lobby.finished"), () => loadFinished(finished));
   const create = h("section", { class: "card", id: "create", "aria-labelledby": "create-title" });
   app.append(h("div", { class: "lobby" },
-    h("div", { class: "lobby-find" }, quickPanel(meta), learnPanel(), open.node, mine.node),
+    h("div", { class: "lobby-find" }, quickPanel(meta), learnPanel(), puzzlePanel(), open.node, mine.node),
     create,
     h("div", { class: "lobby-watch" }, playing.node, finished.node)));
   createForm(create, meta, { game: new URLSearchParams(location.search).get("game"), onCreated: () => mine.refresh() });
