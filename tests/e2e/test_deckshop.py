@@ -150,6 +150,14 @@ def test_the_rules_page_draws_the_range_table(open_page: OpenPage, server: Any, 
     counts = [tables.locator("li").nth(i).locator(".sk-range > span.sk-on").count() for i in range(8)]
     assert counts == [1] * 7 + [8]
     shots(page, "shengke-rules-ranges")
+    # A game's page links to its own table.
+    created = server.api("POST", "/api/games", {"game": "shengke", "options": {"ranges": "8/8/8/8/8/8/8/12346789"}})
+    game = open_page(server.base + created["url"])
+    rules = game.locator('a[href^="/static/rules/shengke.html"]').first
+    expect(rules).to_have_attribute("href", "/static/rules/shengke.html?ranges=8%2F8%2F8%2F8%2F8%2F8%2F8%2F12346789")
+    page.goto(server.base + "/static/rules/shengke.html?ranges=8/46/846/8246/7913/789123/47896/78946123")
+    expect(tables.locator("li")).to_have_count(8)
+    expect(page.locator(".sk-custom")).to_be_hidden()  # the documented table is no table of its own
 
 
 def test_an_invited_player_takes_their_seat_with_their_deck(open_page: OpenPage, server: Any, shots: Any) -> None:

@@ -110,7 +110,8 @@ class GamePage {
   }
 
   build() {
-    const rulesHref = `/static/rules/${this.info.game}.html`;
+    const ranges = this.info.options?.ranges;  // Sheng-Ke's range table: its rules page draws this game's
+    const rulesHref = `/static/rules/${this.info.game}.html${typeof ranges === "string" ? `?ranges=${encodeURIComponent(ranges)}` : ""}`;
     this.els = {
       boardHost: h("div", { class: "board-wrap", id: "board" }),
       extra: h("div", { class: "board-extra", id: "board-extra" }),

@@ -1,5 +1,6 @@
 // The Sheng-Ke rules page draws the range table: the documented one, or the table a game uses
-// when the page is opened as shengke.html?ranges=8/46/... (an unreadable one is ignored).
+// when the page is opened as shengke.html?ranges=8/46/... (a game's page links so; an unreadable
+// table is ignored).
 import { DEFAULT_RANGES, parseRanges, rangeGrid } from "../js/shengke-ranges.js";
 
 const asked = new URLSearchParams(location.search).get("ranges");
@@ -15,7 +16,7 @@ for (const list of document.querySelectorAll("ol.sk-table")) {
   }));
 }
 for (const note of document.querySelectorAll(".sk-custom")) {
-  note.hidden = !custom;
+  note.hidden = !custom || custom.join("/") === DEFAULT_RANGES;
   const code = note.querySelector("code");
   if (custom && code) code.textContent = custom.join("/");
 }
