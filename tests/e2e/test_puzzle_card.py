@@ -25,7 +25,8 @@ def test_the_lobby_shows_the_puzzle_of_the_day_in_both_languages(open_page: Open
     card = page.locator("#puzzle-of-the-day")
     expect(card.locator("h2")).to_have_text("Puzzle of the day")
     expect(page.locator("#puzzle-name")).to_have_text(entry.title)
-    expect(page.locator("#puzzle-rating")).to_have_text(f"{entry.rating.capitalize()} · Par: {entry.par} moves")
+    goals = {"crossing": f"Best known: {entry.par} moves", "eject": f"Eject in {entry.par}", "shiqi": "Leave one piece"}
+    expect(page.locator("#puzzle-rating")).to_have_text(f"{entry.rating.capitalize()} · {goals[entry.kind]}")
     expect(page.locator("#puzzle-command")).to_have_text(f"qipan puzzle play {entry.id}")
     assert axe_findings(page, "lobby with the puzzle of the day") == []
     shots(page, "puzzle-of-the-day-en")
@@ -33,6 +34,35 @@ def test_the_lobby_shows_the_puzzle_of_the_day_in_both_languages(open_page: Open
     page.reload()
     expect(card.locator("h2")).to_have_text("每日謎題")
     expect(page.locator("#puzzle-name")).to_have_text(entry.title_zh)
-    expect(page.locator("#puzzle-rating")).to_contain_text(f"標準：{entry.par} 步")
+    ratings = {"easy": "簡單", "medium": "中等", "hard": "困難"}
+    goals = {"crossing": f"已知最佳：{entry.par} 步", "eject": f"{entry.par} 步內逐出一顆棋子",
+             "shiqi": "只留下一顆棋子"}
+    expect(page.locator("#puzzle-rating")).to_have_text(f"{ratings[entry.rating]} · {goals[entry.kind]}")
     expect(page.locator("#puzzle-command")).to_have_text(f"qipan puzzle play {entry.id}")
     shots(page, "puzzle-of-the-day-zh")
+
+
+def answering(body: dict[str, Any]) -> Callable[[Any], None]:
+    return lambda route: route.fulfill(json=body)
+
+
+def test_every_kind_of_puzzle_and_an_unavailable_server(open_page: OpenPage, server: Any) -> None:
+    """Whatever the date: each kind's goal line, and a failed request, through a routed answer."""
+    page = open_page(server.base + "/")
+    expect(page.locator("#puzzle-command")).to_be_visible()
+    cases = {"crossing": ("hard", 27, "Hard · Best known: 27 moves"),
+             "shiqi": ("medium", 59, "Medium · Leave one piece"),
+             "eject": ("easy", 2, "Easy · Eject in 2")}
+    for kind, (rating, par, line) in cases.items():
+        answer = {"date": "2026-11-28", "id": kind, "kind": kind, "rating": rating, "par": par,
+                  "title": {"en": f"a {kind} puzzle", "zh-Hant": "謎題"}, "command": f"qipan puzzle play {kind}"}
+        page.unroute("**/api/puzzles/today")
+        page.route("**/api/puzzles/today", answering(answer))
+        page.reload()
+        expect(page.locator("#puzzle-name")).to_have_text(f"a {kind} puzzle")
+        expect(page.locator("#puzzle-rating")).to_have_text(line)
+    page.unroute("**/api/puzzles/today")
+    page.route("**/api/puzzles/today", lambda route: route.fulfill(status=503, json={"error": "busy"}))
+    page.reload()
+    expect(page.locator("#puzzle-of-the-day")).to_contain_text("The puzzle of the day is not available right now.")
+    expect(page.locator("#puzzle-command")).to_have_count(0)

@@ -33,11 +33,20 @@ def list_command() -> None:
     table = Table(title="qipan puzzles")
     table.add_column("id", style="bold")
     table.add_column("rating")
-    table.add_column("par", justify="right")
+    table.add_column("goal")
     table.add_column("puzzle")
     for entry in catalogue():
-        table.add_row(entry.id, entry.rating, str(entry.par), entry.title)
+        table.add_row(entry.id, entry.rating, goal(entry), entry.title)
     Console().print(table)
+
+
+def goal(entry: Entry) -> str:
+    """What counts as solved, in a few words."""
+    if entry.kind == "crossing":
+        return f"cross; best known {entry.par} moves"
+    if entry.kind == "eject":
+        return f"push a marble off within {entry.par}"
+    return "leave one piece"
 
 
 def _day(date: str | None) -> datetime.date:

@@ -20,8 +20,8 @@ from qipan.puzzles.eject import shipped
 @dataclass(frozen=True)
 class Entry:
     """A puzzle: ``kind`` is ``crossing`` (Chinese Checkers solitaire), ``shiqi`` (食棋) or
-    ``eject`` (Abalone); ``par`` is the number of moves to beat or match; ``title`` in English
-    and ``title_zh`` in 繁體中文."""
+    ``eject`` (Abalone); ``par`` is the best known number of moves (crossing), N (eject) or the 59
+    captures that leave one piece (shiqi); ``title`` in English and ``title_zh`` in 繁體中文."""
 
     id: str
     kind: str

@@ -24,7 +24,8 @@ class PuzzleOfTheDay(models.Answer):
     id: str
     kind: str = Field(description="crossing (Chinese Checkers solitaire), shiqi (食棋) or eject (Abalone)")
     rating: str = Field(description="easy, medium or hard")
-    par: int = Field(description="the moves to match: the best known crossing, the captures, or N")
+    par: int = Field(description="crossing: the best known number of moves; eject: N; shiqi: 59, the captures "
+                                 "that leave one piece")
     title: Words
     command: str = Field(description="the terminal command that plays it")
 

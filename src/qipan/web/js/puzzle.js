@@ -22,9 +22,10 @@ async function load(body) {
   }
   const title = lang === "zh-Hant" ? puzzle.title["zh-Hant"] : puzzle.title.en;
   const rating = t(`puzzle.rating.${puzzle.rating}`);
+  const goal = t(`puzzle.goal.${puzzle.kind}`, { n: puzzle.par });
   body.replaceChildren(
     h("p", { id: "puzzle-name", text: title }),
-    h("p", { class: "hint", id: "puzzle-rating", text: `${rating} · ${t("puzzle.par", { n: puzzle.par })}` }),
+    h("p", { class: "hint", id: "puzzle-rating", text: `${rating} · ${goal}` }),
     h("p", { class: "hint", text: t("puzzle.play") }),
     h("code", { id: "puzzle-command", text: puzzle.command }));
 }
