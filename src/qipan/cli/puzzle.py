@@ -45,7 +45,7 @@ def goal(entry: Entry) -> str:
     if entry.kind == "crossing":
         return f"cross; best known {entry.par} moves"
     if entry.kind == "eject":
-        return f"push a marble off within {entry.par}"
+        return f"eject in {entry.par}"
     return "leave one piece"
 
 
