@@ -122,7 +122,7 @@ def write_plot(report: dict[str, Any], path: Path) -> None:
     plt = pyplot()
     points = report["points"]
     skill = any(p.get("skill") for p in points)
-    fig, axes = plt.subplots(1, 2 if skill else 1, figsize=(11 if skill else 6, 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, 2 if skill else 1, figsize=(11 if skill else 6, 4.6), squeeze=False)
     ax = axes[0][0]
     counts = {len(p["positions"]) for p in points}
     players = min(counts)  # a sweep of the number of players: the positions every point has
@@ -164,7 +164,8 @@ def write_plot(report: dict[str, Any], path: Path) -> None:
         ax2.set_title(f"{report['level']}'s score against weaker levels")
         ax2.tick_params(axis="x", labelsize=7)
     options = ", ".join(f"{k}={v}" for k, v in report["options"].items()) or "default options"
-    fig.suptitle(f"{report['game']} ({options}), {report['level']} in every seat, {points[0]['games']} games a point")
+    fig.suptitle(f"{report['game']} ({options})\n{report['level']} in every seat, {points[0]['games']} games a point",
+                 fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -241,7 +242,7 @@ def balance_command(
     ] = 0,
     json_out: Annotated[Path | None, typer.Option("--json", help="write the report as JSON here")] = None,
     plot: Annotated[Path | None, typer.Option(
-        "--plot", help="draw the results to this .png/.svg/.pdf (needs matplotlib: pip install 'qipan[plot]')")] = None,
+        "--plot", help="draw the results to this .png/.svg/.pdf (needs matplotlib, the plot extra)")] = None,
 ) -> None:
     """Measure how fair GAME's rules are: the same AI level in every seat, each position's share of
     the wins with its 95% interval; with --sweep, for each value of an option; with --skill, the
