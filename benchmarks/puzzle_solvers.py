@@ -1,10 +1,11 @@
 """Puzzle solvers: solve time (CPU seconds of this process, ``time.process_time``) and
 positions expanded.
 
-    python benchmarks/puzzle_solvers.py [--only solitaire|capture|eject] [--width 4000]
+    python benchmarks/puzzle_solvers.py [--only solitaire|capture|eject] [--width 4000] [--long-width 16000]
 
 * solitaire: the ten-piece Chinese Checkers crossing by beam search from both ends, with
-  adjacent jumps (the optimum is 27) and with long jumps (the best found, at two beam widths),
+  adjacent jumps (the optimum is 27) and with long jumps (the best found, at widths 2000 and
+  ``--long-width``),
   and the exact bidirectional search on the three-piece triangle.
 * eject: the proof of every shipped Abalone puzzle (smallest N, unique first move).
 * capture: a one-piece finish of 食棋 solitaire from the start, by the default step bounds and
@@ -28,9 +29,9 @@ def timed(solve: Callable[[], Result]) -> tuple[Result, float]:
     return result, time.process_time() - start
 
 
-def solitaire(width: int) -> None:
+def solitaire(width: int, long_width: int) -> None:
     print("Chinese Checkers solitaire (beam search from both ends, ten pieces)")
-    for jump, w in (("adjacent", width), ("long", width // 2), ("long", width)):
+    for jump, w in (("adjacent", width), ("long", 2000), ("long", long_width)):
         puzzle = Solitaire(jump=jump)
         result, seconds = timed(lambda p=puzzle, w=w: crossing(p, width=w))  # type: ignore[misc]
         assert result.moves is not None and puzzle.replay(result.moves) == puzzle.target
@@ -70,10 +71,11 @@ def abalone() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("solitaire", "capture", "eject"), default=None)
-    parser.add_argument("--width", type=int, default=4000, help="beam width of the crossing search")
+    parser.add_argument("--width", type=int, default=4000, help="beam width of the adjacent-jump crossing search")
+    parser.add_argument("--long-width", type=int, default=16000, help="beam width of the long-jump crossing search")
     args = parser.parse_args()
     if args.only in (None, "solitaire"):
-        solitaire(args.width)
+        solitaire(args.width, args.long_width)
     if args.only in (None, "capture"):
         shiqi()
     if args.only in (None, "eject"):
