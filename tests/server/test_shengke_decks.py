@@ -98,6 +98,20 @@ def test_a_path_is_refused_without_being_opened(client: TestClient, path: str) -
     assert "never opens files" in error and "JSON text" in error and path not in error
 
 
+@pytest.mark.parametrize("options", [
+    {"deck_0": "default", "deck-0": "/etc/passwd"},
+    {"deck-0": "default", "deck_0": "/etc/passwd"},
+    {"deck-1": "/etc/passwd"},
+])
+def test_a_path_under_either_spelling_is_refused(client: TestClient, options: dict[str, str]) -> None:
+    # The game reads deck_0 and deck-0 alike (the last one given wins): the server checks both.
+    for url in ("/api/describe", "/api/games"):
+        response = client.post(url, json={"game": "shengke", "options": options})
+        assert response.status_code == 400
+        error = response.json()["error"]
+        assert "never opens files" in error and "/etc/passwd" not in error and "not valid JSON" not in error
+
+
 @pytest.mark.parametrize("value, message", [
     ('{"cards": "' + "Z" * (MAX_TEXT + 100) + '"}',
      f"option deck_0: a text of {MAX_TEXT + 113} characters is longer than {MAX_TEXT} characters"),

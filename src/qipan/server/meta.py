@@ -110,9 +110,12 @@ def build_game(body: Mapping[str, Any]) -> Game[Any, Any]:
 def refuse_paths(cls: type[Game[Any, Any]], options: Mapping[str, Any]) -> None:
     """GameError if a client's ``options`` name a file: the server never opens one (a
     ``local_file`` option takes its default or the file's content, inline)."""
-    for option in cls.options:
-        given = options.get(option.name, options.get(option.name.replace("_", "-")))
-        if option.local_file and given is not None and given != option.default and not is_inline(given):
+    files = {option.name: option for option in cls.options if option.local_file}
+    for key, given in options.items():
+        # Every spelling the game reads (deck_0 and deck-0 both): a check of one alone let the
+        # other name a path.
+        option = files.get(str(key).replace("-", "_"))
+        if option is not None and given is not None and given != option.default and not is_inline(given):
             raise GameError(
                 f"option {option.name} names a file, and the server never opens files a client names; "
                 f"send {option.default!r} or the file's content itself as JSON text (qipan deck json FILE "
