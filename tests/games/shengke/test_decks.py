@@ -63,6 +63,17 @@ def test_every_violation_is_reported() -> None:
     ]
 
 
+@pytest.mark.parametrize("card_id", ["wood1\n", "wood1\r\n", "\nwood1", "wo od1", "wood1\u0660"])
+def test_an_id_with_a_line_break_or_other_characters_is_refused(card_id: str) -> None:
+    # An id ending in a newline once passed ("$" matches before it): its moves ("wood1\n@a5") could
+    # not be read back, so the game's record did not replay and the server could not resume it.
+    data = default_data()
+    data["cards"][0]["id"] = card_id
+    assert deck_problems(data) == [f"card 1: id {card_id!r} must be 1-24 letters, digits, '-' or '_'"]
+    with pytest.raises(GameError, match="must be 1-24 letters"):
+        new_game(deck_0=json.dumps(data))
+
+
 def test_sums_and_counts() -> None:
     data = default_data()
     data["cards"][0]["in"] = 5

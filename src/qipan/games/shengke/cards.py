@@ -49,7 +49,7 @@ from qipan.games.shengke.elements import ELEMENTS, GLYPHS, RANGES, parse_element
 DECK_SIZE = 25
 PER_ELEMENT = 5
 RANGE_SUM = 100
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
+_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")  # fullmatch: "$" would let a final newline in
 
 MAX_DECK_BYTES = 64 * 1024
 """The largest deck file read (the built-in deck is about 2 KiB)."""
@@ -133,7 +133,7 @@ def deck_problems(data: object) -> list[str]:
             continue
         card_id = raw.get("id")
         if "id" in raw:
-            if not isinstance(card_id, str) or not _ID.match(card_id):
+            if not isinstance(card_id, str) or not _ID.fullmatch(card_id):
                 problems.append(f"{where}: id {brief(card_id, 40)} must be 1-24 letters, digits, '-' or '_'")
             else:
                 where = f"card {number} ({card_id})"
