@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -229,4 +230,27 @@ def test_a_deck_cannot_be_brought_once_the_game_has_begun(client: TestClient) ->
     response = client.post(f"/api/games/{created['id']}/join", json={"options": {"deck": custom_deck()}})
     assert response.status_code == 409
     assert "the game has begun" in response.json()["error"]
+    assert client.get(f"/api/games/{created['id']}").json()["options"]["deck_1"] == "default"
+
+
+def test_a_failed_write_leaves_neither_the_seat_nor_its_deck(client: TestClient,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # The brought deck and the seat are saved in one transaction: when it fails, the seat stays
+    # free with the deck it had, and whoever takes it next without a deck plays that one.
+    created = client.post("/api/games", json={"game": "shengke", "public": True,
+                                              "seats": [{"kind": "human"}] * 2}).json()
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    set_seats = store.set_seats
+
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise sa.exc.OperationalError("UPDATE games", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(store, "set_seats", fail)
+    response = client.post(f"/api/games/{created['id']}/join", json={"options": {"deck": custom_deck()}})
+    assert response.status_code == 503 and "nothing was changed" in response.json()["error"]
+    assert client.get(f"/api/games/{created['id']}").json()["options"]["deck_1"] == "default"
+    assert store.game(created["id"]).options["deck_1"] == "default"
+    monkeypatch.setattr(store, "set_seats", set_seats)
+    joined = client.post(f"/api/games/{created['id']}/join", json={})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1
     assert client.get(f"/api/games/{created['id']}").json()["options"]["deck_1"] == "default"

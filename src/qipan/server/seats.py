@@ -161,9 +161,9 @@ class Seats:
                 # A seat taken now would be a seat in no game: the rematch has been (or will be)
                 # made from the seats held at the end.
                 raise Conflict("the game is over: its seats can no longer be taken")
-            await self._bring(seat, options)
+            brought = self._bring(seat, options)
             token = new_token()
-            await self._save_seats({seat: {**seats[seat], "token": hash_token(token), "name": name}})
+            await self._save_seats({seat: {**seats[seat], "token": hash_token(token), "name": name}}, brought)
         self.broadcast()
         return seat, token
 
@@ -190,9 +190,10 @@ class Seats:
             elif seat not in free:
                 raise Conflict(f"seat {seat} is taken; free: {', '.join(map(str, free))}")
             assert isinstance(seat, int)
-            await self._bring(seat, options)
+            brought = self._bring(seat, options)
             token = new_token()
-            await self._save_seats({seat: {**self.row.seats[seat], "token": hash_token(token), "name": name}})
+            await self._save_seats({seat: {**self.row.seats[seat], "token": hash_token(token), "name": name}},
+                                   brought)
         self.broadcast()
         return seat, token
 
@@ -217,14 +218,15 @@ class Seats:
             await self._save_seats({s: {**self.row.seats[s], "invite": hash_token(c)} for s, c in codes.items()})
         return codes
 
-    async def _bring(self, seat: int, options: Mapping[str, object] | None) -> None:
-        """Play seat ``seat``'s own options from now on: ``options`` by the names of the game's
-        ``seat_options`` (Sheng-Ke: ``{"deck": ...}`` is this seat's deck option). The game is
-        rebuilt with them and its moves so far replayed: only chance outcomes, since nobody
-        decides anything before every seat is taken. Held under the game's lock, before the seat
-        is saved; GameError (the option's own message) or Conflict, and nothing changed."""
+    def _bring(self, seat: int, options: Mapping[str, object] | None) -> Match | None:
+        """The game as seat ``seat`` plays it with its own options (None: it brings none):
+        ``options`` by the names of the game's ``seat_options`` (Sheng-Ke: ``{"deck": ...}`` is
+        this seat's deck option). The game is rebuilt with them and its moves so far replayed:
+        only chance outcomes, since nobody decides anything before every seat is taken. Held
+        under the game's lock; :meth:`_save_seats` saves it with the seat, in one transaction.
+        GameError (the option's own message) or Conflict, and nothing changed."""
         if not options:
-            return
+            return None
         chosen = {}
         for key, value in options.items():
             names = self.game.seat_options.get(key)
@@ -241,22 +243,31 @@ class Seats:
         match = Match.from_record(record)  # a bad value: GameError naming the option (a deck's problems)
         if len(match.moves) != len(self.match.moves):
             raise Conflict("the game cannot take those options now")
-        config = dict(match.game.config)
-        await self.hub.write(self.id, lambda c: self.hub.store.set_options(self.id, config, conn=c))
-        self.match, self.game, self.row.options = match, match.game, config
-        self._forget(0)
-        self._restart_agents()
+        return match
 
-    async def _save_seats(self, changes: dict[int, SeatRecord]) -> None:
+    async def _save_seats(self, changes: dict[int, SeatRecord], brought: Match | None = None) -> None:
         """Commit changed seat records, then keep them (held under the game's lock). A seat
-        taken now records when (``seated``): the game's first turn starts once every seat is."""
+        taken now records when (``seated``): the game's first turn starts once every seat is.
+        ``brought``: the game with what the seat taken brought (:meth:`_bring`), saved in the
+        same transaction, so that a failed write leaves neither the seat nor its options."""
         now = time.time()
         taken = [s for s, info in changes.items()
                  if info.get("token") is not None and self.row.seats[s].get("token") is None]
         changes = {**changes, **{s: {**changes[s], "seated": now} for s in taken}}
         seats = [changes.get(s, info) for s, info in enumerate(self.row.seats)]
+        options = None if brought is None else dict(brought.game.config)
+
+        def job(conn: Any) -> None:
+            if options is not None:
+                self.hub.store.set_options(self.id, options, conn=conn)
+            self.hub.store.set_seats(self.id, seats, conn=conn)
+
         if changes:
-            await self.hub.write(self.id, lambda c: self.hub.store.set_seats(self.id, seats, conn=c))
+            await self.hub.write(self.id, job)
+        if brought is not None and options is not None:
+            self.match, self.game, self.row.options = brought, brought.game, options
+            self._forget(0)
+            self._restart_agents()
         self.row.seats = seats
         if taken:
             self.changed.set()
