@@ -254,3 +254,18 @@ def test_a_failed_write_leaves_neither_the_seat_nor_its_deck(client: TestClient,
     joined = client.post(f"/api/games/{created['id']}/join", json={})
     assert joined.status_code == 200 and joined.json()["seat"] == 1
     assert client.get(f"/api/games/{created['id']}").json()["options"]["deck_1"] == "default"
+
+
+def test_decks_move_with_their_players_in_the_rematch(client: TestClient) -> None:
+    # Seats rotate in a rematch (the human of seat 0 plays seat 1): their deck goes with them,
+    # and the AI keeps the built-in deck.
+    created = create(client, "shengke", options={"deck_0": custom_deck()},
+                     seats=[{"kind": "human"}, {"kind": "ai", "level": "random"}])
+    with connect(client, created, 0) as ws:
+        until(ws, lambda m: m["type"] == "update")
+        ws.send_json({"type": "resign"})
+        until(ws, lambda m: m["type"] == "update" and m["result"] is not None)
+    new = client.post(f"/api/games/{created['id']}/rematch", json={"token": created["token"]}).json()
+    assert new["seat"] == 1 and [s["kind"] for s in new["seats"]] == ["ai", "human"]
+    options = client.get(f"/api/games/{new['id']}").json()["options"]
+    assert options["deck_1"] == deck_json(deck_from_data(custom_data())) and options["deck_0"] == "default"

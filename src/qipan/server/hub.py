@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from qipan.ai import make_agent
 from qipan.ai.agent import agent_levels
-from qipan.core import GameError, Match, Move, Record
+from qipan.core import GameError, Match, Move, Record, load
 from qipan.core.clock import TimeControl
 from qipan.core.errors import brief, brief_text
 from qipan.core.game import Game
@@ -443,7 +443,7 @@ class Hub:
             if live.row.rematch is None:
                 n = len(live.row.seats)
                 seats = [rematch_record(live.row.seats[(j - 1) % n]) for j in range(n)]
-                new = await self._start(live.game, seats, rematch_of=live, public=live.row.public,
+                new = await self._start(rotated(live.game), seats, rematch_of=live, public=live.row.public,
                                          clock=live.match.time_control, hints=live.row.hints)
                 live.row.rematch = new.id
                 live.broadcast()
@@ -463,6 +463,18 @@ def unavailable_summary(row: GameRow | BadRow, reason: str) -> dict[str, Any]:
         game_id, game, variant, created = row.id, row.game, row.variant, row.created
     return {"id": game_id, "game": game[:64], "variant": variant[:64], "options": {}, "seats": [],
             "status": "unavailable", "reason": reason, "result": None, "moves": 0, "created": created}
+
+
+def rotated(game: Game[Any, Any]) -> Game[Any, Any]:
+    """``game`` for its rematch, whose seats rotate (seat i moves to i+1): what each player
+    brought with their seat (``Game.seat_options``: a Sheng-Ke deck) moves with them."""
+    if not game.seat_options:
+        return game
+    n = game.num_players
+    options = dict(game.config)
+    for names in game.seat_options.values():
+        options.update({names[j]: game.config[names[(j - 1) % n]] for j in range(n)})
+    return load(game.name, game.variant, options)
 
 
 def rematch_record(old: SeatRecord) -> SeatRecord:
