@@ -140,7 +140,10 @@ LESSONS = (
                  "E3、E4、E5 把白子推到 E7；E2 留在原地。一次最多只動三顆。"),
             Text("That move is legal, but it does not push the white marble on E6.",
                  "這步合法，但沒有推動 E6 上的白子。"),
-            accept=("e3e4",), refused=("e2e3",)),),
+            accept=("e3e4",), refused=("e2e3",),
+            why={"e4e5": Text("That pushes the white marble with two (E4, E5), which is allowed too, but this time "
+                              "push it with three: the line from E3.",
+                              "這是用兩顆（E4、E5）推白子，這也可以，但這次請用三顆推：從 E3 開始的那條線。")}),),
     ),
     Lesson(
         "eject", Text("Pushing off the board", "推出棋盤"),

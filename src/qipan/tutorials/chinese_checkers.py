@@ -161,12 +161,12 @@ LESSONS = (
         race("a1 b1 b2 c1 c2 c3 d1 d3 d4 f9", BLUE_HOME),
         (Step(
             Text("Step the piece on f9 towards your target (the top point) without entering the closed point on "
-                 "the right (try f9-g10).",
-                 "把 f9 的棋子朝目標（上方的角）走一步，但不要進入右邊封閉的角（試試 f9-g10）。"),
-            Text("f9 to g9: forward, and still in the central hexagon.", "f9 到 g9：往前，而且仍在中央六角形內。"),
+                 "the right (try f9-f10).",
+                 "把 f9 的棋子朝目標（上方的角）走一步，但不要進入右邊封閉的角（試試 f9-f10）。"),
+            Text("A step forward, still in the central hexagon.", "往前走了一步，仍在中央六角形內。"),
             Text("That is legal, but it does not step f9 forward (up the board).",
                  "這步合法，但不是讓 f9 往前（往上）走一步。"),
-            accept=("f9-g9",), refused=("f9-g10",)),),
+            accept=("f9-g8", "f9-g9"), refused=("f9-f10",)),),
         options={"other_corners": "forbidden"},
     ),
     Lesson(

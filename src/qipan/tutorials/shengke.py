@@ -81,6 +81,9 @@ def _won(game: Any, before: Any, after: Any) -> bool:
 
 
 FIRST_JIA = {"first": "0"}
+BURNT = Text("There a fire card in 白牙龍's in-range (left and right) destroys it (剋行: fire overcomes metal): "
+             "乙 would win 7–6.",
+             "在那裡白牙龍的入範圍（左右）內有火牌，剋行會摧毀它（火剋金）：乙會以 7 比 6 獲勝。")
 
 LESSONS = (
     Lesson(
@@ -203,7 +206,8 @@ LESSONS = (
               Text("7 against 6 with 乙's bonus: you win.", "加上乙的加分後是 7 比 6：你贏了。"),
               Text("That would end 7–7, a draw: destroy the wood card on c4 as well.",
                    "那樣會以 7 比 7 平手：還要摧毀 c4 的木牌。"),
-              goal=_won, example="metal1@c3"),),
+              goal=_won, example="metal1@c3",
+              why=dict.fromkeys(("metal1@c1", "metal1@d2", "metal1@c5"), BURNT)),),
         options={"first": "1"},
     ),
 )
