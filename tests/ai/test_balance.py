@@ -158,6 +158,7 @@ def test_practical_levels_and_the_starter_option() -> None:
 def test_sweep_plays_the_same_deals_with_each_player_starting() -> None:
     plan = make_plan("shengke", None, {}, level="random", sweep="first_bonus=0..1", games=4, seed=7)
     assert [value for value, _ in plan.points] == ["0", "1"]
+    digests = []
     for value, spec in plan.points:
         assert dict(spec.options)["first_bonus"] == value and spec.starter == "first"
         results = sorted(run(spec, 4), key=lambda r: r.index)
@@ -173,6 +174,9 @@ def test_sweep_plays_the_same_deals_with_each_player_starting() -> None:
         report = seat_report(spec, results)
         assert report["games"] == 4 and report["first"]["games"] == 4
         assert report["positions"][0]["share"] + report["positions"][1]["share"] == pytest.approx(1.0)
+        digests.append(report["play_digest"])
+    # random play ignores the bonus: every value plays the same deals, so the very same games
+    assert digests[0] == digests[1]
     # both games of a deal shuffle the decks alike: the luck of the cards stays with the seat
     spec = plan.points[0][1]
     deal = [play_unsaved(spec.arena_spec(i), i)[1] for i in (0, 1)]
@@ -204,7 +208,7 @@ def test_json_report_schema(tmp_path: Path) -> None:
     assert [p["value"] for p in report["points"]] == ["1", "2"]
     for point in report["points"]:
         assert set(point) == {"value", "options", "games", "positions", "first", "uniformity", "margin",
-                              "distinct_games", "reasons", "mean_moves", "seconds_per_move", "skill"}
+                              "distinct_games", "play_digest", "reasons", "mean_moves", "seconds_per_move", "skill"}
         assert point["uniformity"] is None  # two players: position 1's interval says it
         assert point["games"] == 4 and len(point["positions"]) == 2
         assert set(point["positions"][0]) == {"position", "wins", "share", "interval"}
@@ -214,6 +218,7 @@ def test_json_report_schema(tmp_path: Path) -> None:
         assert skill["a"] == "easy" and skill["games"] == 4 and skill["duplicate"] is True
         assert skill["wins"] + skill["draws"] + skill["losses"] == 4 and len(skill["interval"]) == 2
     assert report["fairest"]["value"] in ("1", "2")
+    assert report["points"][0]["play_digest"] != report["points"][1]["play_digest"]  # other rules, other games
     assert "fairest: version=" in text
 
 

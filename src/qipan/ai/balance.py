@@ -278,6 +278,7 @@ def seat_report(spec: BalanceSpec, results: list[SeatGame]) -> dict[str, Any]:
         if first is None else None,
         "margin": margin_report(results, spec.starter is not None),
         "distinct_games": len({r.digest for r in results}),
+        "play_digest": hashlib.sha256(" ".join(r.digest for r in results).encode()).hexdigest()[:16],
         "reasons": dict(Counter(r.reason for r in results)),
         "mean_moves": round(sum(r.moves for r in results) / count, 1) if count else None,
         "seconds_per_move": round(sum(r.think for r in results) / decisions, 4) if decisions else None,

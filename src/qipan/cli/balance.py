@@ -95,12 +95,15 @@ def sweep_table(report: dict[str, Any]) -> Table:
         margin = point["margin"]
         table.add_row(str(point["value"]), str(point["games"]), _pct(first["share"]), _interval(first["interval"]),
                       "-" if margin is None else f"{margin['mean']:+.2f}")
+    notes = []
     best = report["fairest"]
     if best is not None:
-        text = f"fairest: {option}={best['value']}"
+        notes.append(f"fairest: {option}={best['value']}")
         if best.get("crossing") is not None:
-            text += f"; the first player's score crosses 50% at {option}≈{best['crossing']}"
-        table.caption = text
+            notes.append(f"the first player's score crosses 50% at {option}≈{best['crossing']}")
+    if len({point["play_digest"] for point in report["points"]}) == 1:
+        notes.append("every value played the very same games: only the scoring differs")
+    table.caption = "; ".join(notes)
     return table
 
 
