@@ -74,6 +74,17 @@ def test_an_id_with_a_line_break_or_other_characters_is_refused(card_id: str) ->
         new_game(deck_0=json.dumps(data))
 
 
+def test_a_card_with_many_unknown_fields_is_not_echoed_back() -> None:
+    data = default_data()
+    data["cards"][0].update({f"f{i:03d}": 1 for i in range(200)})
+    assert deck_problems(data) == ["card 1 (wood1) has unknown field(s) 'f000', 'f001', 'f002' and 197 more"]
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    assert len(text) <= MAX_INLINE_DECK  # read and checked, not refused for its length
+    with pytest.raises(GameError) as caught:
+        new_game(deck_0=text)
+    assert str(caught.value) == "option deck_0: illegal deck: " + deck_problems(data)[0]
+
+
 def test_sums_and_counts() -> None:
     data = default_data()
     data["cards"][0]["in"] = 5

@@ -61,6 +61,10 @@ bounds below, every legal deck's :func:`deck_json` fits, so every record replays
 MAX_CARD_NAME = 24
 MAX_DECK_NAME = 40
 
+MAX_NAMED = 3
+"""Unknown fields of a card named in its problem (the rest are counted: a message never echoes
+a whole file back)."""
+
 MAX_PROBLEMS_SHOWN = 8
 """Problems of an illegal deck named in the error of a game option (``qipan deck check`` lists all)."""
 
@@ -146,7 +150,9 @@ def deck_problems(data: object) -> list[str]:
             problems.append(f"{where} lacks {', '.join(missing)}")
         unknown = sorted(set(raw) - {"id", "name", "element", "in", "out"})
         if unknown:
-            problems.append(f"{where} has unknown field(s) {', '.join(brief(str(u), 40) for u in unknown)}")
+            named = ", ".join(brief(str(u), 40) for u in unknown[:MAX_NAMED])
+            more = f" and {len(unknown) - MAX_NAMED} more" if len(unknown) > MAX_NAMED else ""
+            problems.append(f"{where} has unknown field(s) {named}{more}")
         if "name" in raw and not _fine_text(raw["name"], MAX_CARD_NAME):
             problems.append(f"{where}: name must be a non-empty string of at most {MAX_CARD_NAME} characters, "
                             "none of them control or invisible")
