@@ -86,7 +86,9 @@ def test_the_answer_holds_only_the_learners_view(client: TestClient) -> None:
                           "kelighine, shengke"),
     ("abalone/sumito", {"moves": ["a1b2"]}, 400, "move 1 ('a1b2') is not an answer to step 1 of sumito"),
     ("abalone/sumito", {"moves": ["e3e4"], "move": "e4e5"}, 400, "lesson sumito is finished: it has no step 2"),
-    ("abalone/sumito", {"move": "x" * 65}, 400, None),
+    ("abalone/sumito", {"move": "x" * 501}, 400,
+     "\"move\" must be a move in the game's notation: a string of 1..500 characters"),
+    ("abalone/sumito", {"moves": ["x" * 65]}, 400, "moves.0: String should have at most 64 characters"),
     ("abalone/sumito", {"moves": ["e3e4"] * 9}, 400, None),
     ("abalone/sumito", {"state": {"black": []}}, 400, None),
 ])
@@ -97,6 +99,15 @@ def test_bad_requests_are_refused_in_one_line(client: TestClient, path: str, bod
     assert "\n" not in answer["error"] and len(answer["error"]) < 200
     if message is not None:
         assert answer["error"] == message
+
+
+def test_a_try_longer_than_any_move_is_judged_illegal(client: TestClient) -> None:
+    """(It was refused with a message naming the server's 500-character bound for moves while
+    the route allowed 64.)"""
+    status, answer = post(client, "abalone/sumito", {"move": "x" * 65})
+    assert status == 200 and answer["moves"] == []
+    assert answer["verdict"]["kind"] == "illegal"
+    assert answer["verdict"]["reason"] == {"en": "a move is at most 64 characters", "zh-Hant": "一步最多 64 個字元"}
 
 
 def test_a_live_game_cannot_be_reached(client: TestClient) -> None:

@@ -31,6 +31,9 @@ MAX_STEPS = 8
 """Most steps a lesson has (so most moves a request may carry)."""
 
 TryText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_MOVE)]
+# (A try is bounded like every move the server reads, so the refusal's message is true; one longer
+# than a lesson's moves can be is judged illegal, in one line, like any unreadable try.)
+AnyTry = Annotated[str, StringConstraints(min_length=1, max_length=models.MAX_MOVE)]
 LessonId = Annotated[str, Path(max_length=40, description="a lesson id from GET /api/tutorials")]
 GameName = Annotated[str, Path(max_length=40, description="a game with a course")]
 
@@ -38,7 +41,7 @@ GameName = Annotated[str, Path(max_length=40, description="a game with a course"
 class TryRequest(models.Request):
     moves: list[TryText] = Field([], max_length=MAX_STEPS,
                                  description="the correct moves played so far in this lesson, in order")
-    move: TryText | None = Field(None, description="the learner's try at the next step (none: just show it)")
+    move: AnyTry | None = Field(None, description="the learner's try at the next step (none: just show it)")
 
 
 class Words(models.Answer):

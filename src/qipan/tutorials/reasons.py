@@ -42,6 +42,8 @@ PLAYER = r"(player \d(?: \(team [AB]\))?)"
 """A seat as the engines name it, with its team at the round table."""
 
 PATTERNS: tuple[tuple[str, str], ...] = (
+    # The lessons' own bound on a try (qipan.tutorials.lesson.MAX_MOVE)
+    (r"a move is at most (\d+) characters", "一步最多 {} 個字元"),
     # Abalone
     (r"(\w+) is empty; a broadside line must be (\w+)'s own marbles", "{} 是空的；側移的線必須全是{}自己的棋子"),
     (r"(\w+) is (\w+)'s; a broadside line must be (\w+)'s own marbles", "{} 是{}的棋子；側移的線必須全是{}自己的棋子"),
