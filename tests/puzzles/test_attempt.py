@@ -47,6 +47,15 @@ def test_a_longer_crossing_says_how_far_from_the_best_it_is() -> None:
     assert attempt.solved and "crossed in 29 moves, 2 more than the best known (27)" in result
 
 
+def test_the_long_jump_crossing_is_never_called_the_optimum() -> None:
+    """Its 20 moves are only the best found: matching them is not the optimum (nobody knows it)."""
+    attempt = start(find("crossing-long"))
+    for text in solution(find("crossing-long")):
+        result = attempt.play(text)
+    assert attempt.solved and "crossed in 20 moves, as few as the best known (20; the optimum is unknown)" in result
+    assert "the optimum," not in result
+
+
 def test_bad_moves_change_nothing_and_say_why() -> None:
     attempt = start(find("crossing"))
     before = attempt.state

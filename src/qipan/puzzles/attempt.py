@@ -79,10 +79,19 @@ class Crossing(Attempt):
         self.moves += 1
         if self.puzzle.is_solved(h for h, v in enumerate(self.state.board) if v):
             self.done = self.solved = True
-            gap = self.moves - self.entry.par
-            verdict = "the optimum" if gap <= 0 else f"{gap} more than the best known ({self.entry.par})"
-            return f"{described}: crossed in {self.moves} moves, {verdict}"
+            return f"{described}: crossed in {self.moves} moves, {self._verdict()}"
         return described
+
+    def _verdict(self) -> str:
+        """How far from the optimum, or from the best known when the optimum is unknown."""
+        par, gap = self.entry.par, self.moves - self.entry.par
+        if gap > 0:
+            return f"{gap} more than the best known ({par})"
+        if load("crossings.json")[self.entry.jump]["optimal"]:
+            return "the optimum"
+        if gap == 0:
+            return f"as few as the best known ({par}; the optimum is unknown)"
+        return f"{-gap} fewer than the best known ({par}): a new record"
 
     def hint(self) -> str:
         return f"no hints here; a {self.entry.par}-move crossing: qipan puzzle solution {self.entry.id}"
