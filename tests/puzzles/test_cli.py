@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import pytest
 from typer.testing import CliRunner
 
 from qipan.cli.main import app
@@ -46,3 +50,16 @@ def test_play_shiqi_to_the_end_of_input() -> None:
     result = runner.invoke(app, ["puzzle", "play", "shiqi"], input="i3-i5\nhint\n")
     assert result.exit_code == 0
     assert "i3-i5 captures i4" in result.output and "try " in result.output and "bye" in result.output
+
+
+@pytest.mark.parametrize("where", ["missing/abalone.json", ".", "fifo"])
+def test_generate_refuses_an_unwritable_out_before_playing(where: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing folder, a folder or a FIFO: one line at once, not a traceback after the games."""
+    played: list[int] = []
+    monkeypatch.setattr("qipan.puzzles.eject.generate_puzzles", lambda *a, **k: played.append(1) or [])
+    if where == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+    result = runner.invoke(app, ["puzzle", "generate", "--out", str(tmp_path / where), "--games", "1"])
+    assert result.exit_code == 1 and "cannot write" in result.output
+    assert "Traceback" not in result.output and len(result.output) < 300 and played == []

@@ -158,9 +158,15 @@ def generate_command(
     from qipan.puzzles.eject import generate_puzzles
 
     console = Console()
+    # Checked before the games (minutes of play): a FIFO would block the write, a folder fail it.
+    if out.is_dir() or not out.parent.is_dir() or (out.exists() and not out.is_file()):
+        raise _fail(console, GameError(f"cannot write {brief(str(out), 60)}: give a file in an existing folder"))
     pairings = (("easy", "medium"), ("medium", "hard"), ("hard", "easy"))
     found = generate_puzzles(games, seed, pairings, per_rating,
                              log=lambda line: console.print(line, markup=False))
-    out.write_text(json.dumps({"puzzles": [p.to_json() for p in found]}, ensure_ascii=False, indent=1) + "\n",
-                   encoding="utf-8")
+    try:
+        out.write_text(json.dumps({"puzzles": [p.to_json() for p in found]}, ensure_ascii=False, indent=1) + "\n",
+                       encoding="utf-8")
+    except OSError as exc:
+        raise _fail(console, GameError(f"cannot write {brief(str(out), 60)}: {exc.strerror}")) from None
     console.print(f"{len(found)} puzzles written to {out}", markup=False)
