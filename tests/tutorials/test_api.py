@@ -29,7 +29,7 @@ def test_courses_list_every_lesson_and_rule(client: TestClient) -> None:
     abalone = listed[0]
     assert abalone["rules"]["sumito"]["zh-Hant"] == "推擠：二推一、三推一、三推二"
     assert abalone["lessons"][0] == {"id": "first-move", "title": {"en": "Your first move", "zh-Hant": "第一步"},
-                                     "rules": ["start", "board", "inline"]}
+                                     "rules": ["start", "layouts", "board", "inline"]}
 
 
 def post(client: TestClient, path: str, body: object) -> tuple[int, dict]:  # type: ignore[type-arg]

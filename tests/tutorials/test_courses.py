@@ -40,6 +40,69 @@ def test_every_rule_of_the_docs_page_is_taught(tutorial: Course) -> None:
     assert taught - set(listed) == set(), "lessons name rules the docs page does not list"
 
 
+def page_section(game: str, heading: str) -> str:
+    """The text of the docs page's ``## heading`` section (to the next ``## ``)."""
+    text = (DOCS / DOC_PAGES[game]).read_text(encoding="utf-8")
+    parts = text.split(f"\n## {heading}\n", 1)
+    assert len(parts) == 2, f"{DOC_PAGES[game]} has no '## {heading}' section"
+    return parts[1].split("\n## ", 1)[0]
+
+
+def page_options(game: str) -> list[str]:
+    """The options of the docs page's "Options" table (its first column)."""
+    text = (DOCS / DOC_PAGES[game]).read_text(encoding="utf-8")
+    found = re.search(r"\n## Options[^\n]*\n(.*?)(?=\n## |\Z)", text, flags=re.DOTALL)
+    assert found, f"{DOC_PAGES[game]} has no '## Options' section"
+    return re.findall(r"^\| `([a-z_0-9]+)` \|", found.group(1), flags=re.MULTILINE)
+
+
+def option_value(text: str) -> object:
+    return {"true": True, "false": False}.get(text, int(text) if text.isdigit() else text)
+
+
+@pytest.mark.parametrize("tutorial", courses(), ids=lambda c: c.game)
+def test_every_option_of_the_docs_page_is_a_rule_or_said_to_be_untaught(tutorial: Course) -> None:
+    """Read from the page's own Options table, not from the rule index: an option is named in a
+    rule of the index (`option` or `option=value`), or in the index's "Not taught" line, not
+    both; and a rule naming `option=value` is taught by a lesson played with that value or
+    told in its words."""
+    section = page_section(tutorial.game, "Rule index")
+    rows = dict(re.findall(r"^\| `([a-z0-9-]+)` \| (.*) \|$", section, flags=re.MULTILINE))
+    said = re.search(r"^\*\*Not taught:\*\*(.*?)(?:\n\n|\Z)", section, flags=re.MULTILINE | re.DOTALL)
+    untaught = set(re.findall(r"`([a-z_0-9]+)`", said.group(1))) if said else set()
+    options = page_options(tutorial.game)
+    assert options, "the page lists no option"
+    for option in options:
+        named = [rule for rule, text in rows.items() if re.search(rf"`{option}(=[^`]*)?`", text)]
+        assert bool(named) != (option in untaught), \
+            f"option {option}: named by rules {named}, {'' if option in untaught else 'not '}said to be untaught"
+    assert untaught <= set(options), "the Not taught line names options the page does not have"
+    for rule, text in rows.items():
+        for option, value in re.findall(r"`([a-z_0-9]+)=([^`]+)`", text):
+            lessons = [lesson for lesson in tutorial.lessons if rule in lesson.rules]
+            assert any(rule in lesson.told or lesson.options.get(option) == option_value(value)
+                       for lesson in lessons), f"{rule}: no lesson is played with {option}={value}"
+
+
+TUTORIALS_DOC = DOCS.parent / "tutorials.md"
+
+
+def test_the_rules_taught_in_words_only_are_the_ones_docs_tutorials_lists() -> None:
+    """A lesson's ``told`` rules (no move shows them) are among its rules, and docs/tutorials.md
+    lists exactly those, so the page says honestly which rules are only stated."""
+    told = set()
+    for tutorial in courses():
+        for lesson in tutorial.lessons:
+            assert set(lesson.told) <= set(lesson.rules), f"{lesson.id}: told rules it does not list"
+            told |= {(tutorial.game, rule, lesson.id) for rule in lesson.told}
+    text = TUTORIALS_DOC.read_text(encoding="utf-8")
+    section = text.split("\n### Taught in words\n", 1)
+    assert len(section) == 2, "docs/tutorials.md has no '### Taught in words' section"
+    listed = set(re.findall(r"^\| ([a-z-]+) \| `([a-z0-9-]+)` \| `([a-z0-9-]+)` \|",
+                            section[1].split("\n## ", 1)[0], flags=re.MULTILINE))
+    assert listed == told
+
+
 @pytest.mark.parametrize("tutorial", courses(), ids=lambda c: c.game)
 def test_lesson_ids_are_unique_and_found(tutorial: Course) -> None:
     ids = [lesson.id for lesson in tutorial.lessons]
@@ -73,10 +136,11 @@ def test_lesson_plays_through_on_the_engine(tutorial: Course, lesson: Lesson) ->
         for move in step.accept:
             assert move in legal, f"step {number}: accepted {move} is not legal (or not canonical)"
             assert judge(lesson, moves, move).kind == "correct"
-        for move in step.refused:
+        for move in step.refused:  # (by the rules, or by the notation: a swap across two lines is no swap)
             verdict = judge(lesson, moves, move)
-            assert verdict.kind == "illegal" and verdict.reason and verdict.reason.startswith("illegal move"), \
+            assert verdict.kind == "illegal" and verdict.reason, \
                 f"step {number}: {move} should be refused by the engine, got {verdict}"
+            assert verdict.reason.startswith(("illegal move", "cannot read")), verdict.reason
         for move in step.why:
             assert move in legal and judge(lesson, moves, move).kind == "wrong"
         verdict = judge(lesson, moves, step.solution)

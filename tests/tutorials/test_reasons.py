@@ -9,7 +9,7 @@ import re
 import pytest
 
 from qipan.core import GameError
-from qipan.tutorials import Course, courses, replay
+from qipan.tutorials import Course, course, courses, judge, replay
 from qipan.tutorials.reasons import UNKNOWN, in_chinese, translate
 
 ENGLISH = re.compile(r"\b(the|is|a|an|and|or|of|to|your|piece|move|stone|marble|card|cell|must|can|not)\b")
@@ -32,7 +32,9 @@ def refusals(course: Course) -> set[str]:
             for text in sorted(tries | set(step.refused)):
                 try:
                     action = at.game.parse_action(at.state, text)
-                except GameError:
+                except GameError as exc:  # (a refusal the lesson invites is shown, so translated, too)
+                    if text in step.refused:
+                        said.add(str(exc))
                     continue
                 if not at.game.is_legal(at.state, action):
                     said.add(f"illegal move {text}: {at.game.explain_illegal(at.state, action)}")
@@ -47,7 +49,7 @@ def test_every_refusal_in_the_lessons_is_translated(course: Course) -> None:
     for reason in said:
         chinese = in_chinese(reason)
         assert not chinese.startswith(UNKNOWN), f"no translation for: {reason}"
-        assert chinese.startswith("不合規則的一步 ")
+        assert chinese.startswith("不合規則的一步 ") or not reason.startswith("illegal move")
         left = NOTATION.sub("", chinese)
         assert not ENGLISH.search(left), f"English left in {chinese!r} (from {reason!r})"
 
@@ -64,3 +66,14 @@ def test_an_unknown_reason_keeps_the_engines_words_and_says_so() -> None:
     assert translate("a reason no engine gives") is None
     assert in_chinese("illegal move x1: a reason no engine gives") == \
         "引擎的說明（英文）：illegal move x1: a reason no engine gives"
+
+
+def test_a_promotion_from_a_corner_is_refused_in_chinese_too() -> None:
+    """The Kelighine lesson on what cannot promote says a corner cannot: the try is unreadable
+    to the engine, and that reason is translated as well."""
+    verdict = judge(course("kelighine").lesson("promotion-limits"), [], "E^B2")
+    assert verdict.kind == "illegal" and verdict.reason is not None
+    assert in_chinese(verdict.reason) == \
+        "看不懂「E^B2」：晉升只能從環上的格子走到下一環相鄰的格子（A4^B2、B2^C1、C3^J）"
+
+

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from qipan.core import load
 from qipan.tutorials import course, judge, replay
+from qipan.tutorials.shengke import WATER, table
 
 
 def test_a_forward_step_that_stays_in_the_hexagon_is_accepted() -> None:
@@ -19,7 +20,7 @@ def test_what_an_option_lesson_invites_to_try_is_refused_by_that_option() -> Non
     for lesson in course("chinese-checkers").lessons:
         if not lesson.options or lesson.variant:
             continue
-        plain = load(lesson.game, None, {k: v for k, v in lesson.options.items() if k == "players"})
+        plain = load(lesson.game, None, {k: v for k, v in lesson.options.items() if k in ("players", "pieces")})
         state = plain.state_from_json(dict(lesson.state))
         for step in lesson.steps:
             for move in step.refused:
@@ -45,3 +46,55 @@ def test_the_last_turn_says_how_each_wrong_placement_ends() -> None:
         drawn = result.startswith("draw")
         assert ("7–7" in verdict.explain.en) == drawn, f"{move}: {result} explained as {verdict.explain.en}"
         assert ("乙 would win" in verdict.explain.en) == result.startswith("乙 won"), move
+
+
+def test_a_push_past_the_reference_cell_completes_no_lap_until_the_pieces_own_move() -> None:
+    lesson = course("kelighine").lesson("lap-after-push")
+    pushed = replay(lesson, ["A1+1"])
+    piece = next(p for p in pushed.game.view(pushed.state, 0)["pieces"] if p["player"] == 0 and p["cell"] == "E")
+    assert piece["face"] == 6 and not piece["laps"]["A"]
+    moved = replay(lesson, ["A1+1", "E+3"])
+    piece = next(p for p in moved.game.view(moved.state, 0)["pieces"] if p["player"] == 0 and p["cell"] == "A7")
+    assert piece["face"] == 1 and piece["laps"]["A"]
+
+
+def test_the_indirect_push_cells_outlive_the_last_piece() -> None:
+    lesson = course("kelighine").lesson("fixed-cells")
+    at = replay(lesson, ["A5+3"])
+    view = at.game.view(at.state, 0)
+    assert "A8" not in [p["cell"] for p in view["pieces"] if p["player"] == 1] and "A12" in view["indirect"]
+    after = at.game.play(at.state, "A8+4")  # (what the lesson says a wrong try does)
+    assert "G" in [p["cell"] for p in at.game.view(after, 0)["pieces"] if p["player"] == 0]
+
+
+def test_equally_near_corners_are_offered_to_the_owner() -> None:
+    lesson = course("kelighine").lesson("corner-tie")
+    at = replay(lesson, ["C8+1"])
+    assert at.game.legal_texts(at.state) == ["push:D", "push:E"] and at.game.to_move(at.state) == 0
+
+
+def test_a_target_holding_blue_pieces_is_no_finish_without_blocked_target() -> None:
+    lesson = course("chinese-checkers").lesson("no-blocked-target")
+    at = replay(lesson, ["m8-n4"])
+    assert at.game.to_move(at.state) is not None and at.game.view(at.state, None)["finished"] == []
+    usual = load("chinese-checkers")
+    state = usual.state_from_json(dict(lesson.state))
+    assert usual.result_text(usual.play(state, "m8-n4")).startswith("red won")
+
+
+def test_a_card_destroyed_by_its_in_range_draws_nothing_it_would_otherwise_draw() -> None:
+    lesson = course("shengke").lesson("destroy-and-destroyed")
+    game, state, _ = lesson.start()
+    texts = [e["text"] for e in game.view(game.play(state, "metal1@c3"), 0)["events"]]
+    assert any("行剋" in t for t in texts) and any("剋行" in t for t in texts) and not any("生行" in t for t in texts)
+    alone = game.state_from_json(table(("metal1",), {"c4": (1, "wood1"), "d3": (1, "earth1")}, (4, 5), discard=WATER))
+    texts = [e["text"] for e in game.view(game.play(alone, "metal1@c3"), 0)["events"]]
+    assert any("生行" in t for t in texts), texts  # (the earth card on its right would have drawn one)
+
+
+def test_a_first_card_that_leaves_the_second_die_nowhere_is_refused() -> None:
+    lesson = course("shengke").lesson("compulsory")
+    assert judge(lesson, [], "fire5@a1").kind == "illegal"
+    for first in ("wood5@a2", "wood5@b1"):
+        at = replay(lesson, [first])
+        assert len(at.game.legal_texts(at.state)) == 1

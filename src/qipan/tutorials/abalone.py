@@ -7,7 +7,8 @@ from typing import Any
 from qipan.tutorials.lesson import Course, Lesson, Step, Text
 
 RULES = {
-    "start": Text("Black moves first; the start layouts", "黑方先走；開局擺法"),
+    "start": Text("Black moves first, from the standard start", "黑方先走，從標準開局開始"),
+    "layouts": Text("The variants' start layouts (Belgian and German daisy)", "變體的開局擺法（比利時雛菊、德國雛菊）"),
     "board": Text("The board and its coordinates", "棋盤與座標"),
     "inline": Text("In-line moves", "縱向移動（沿線）"),
     "broadside": Text("Broadside moves", "橫向移動（側移）"),
@@ -52,7 +53,7 @@ LESSONS = (
              "line, one cell.",
              "橫列 A 到 I 由黑方（下方）排到白方（上方）；數字 1 到 9 沿著斜線排列。黑方先走，這裡是標準開局"
              "（比利時雛菊與德國雛菊變體從別的擺法開始）。輪到你時，移動排成一直線的 1、2 或 3 顆自己的棋子，走一格。"),
-        ("start", "board", "inline"), "abalone", START,
+        ("start", "layouts", "board", "inline"), "abalone", START,
         (Step(
             Text("Move the three marbles A1, B2 and C3 one step up their diagonal, so they stand on B2, C3 and D4. "
                  "Click A1, then the dot on D4 (or type a1b2: the last marble's cell, then where it goes).",
@@ -64,6 +65,7 @@ LESSONS = (
             Text("That is a legal move, but not the one asked: move the line A1, B2, C3 towards D4.",
                  "這步合法，但不是題目要的：請把 A1、B2、C3 這條線往 D4 方向推進。"),
             accept=("a1b2",)),),
+        told=("layouts",),
     ),
     Lesson(
         "broadside", Text("Sideways: the broadside move", "側移"),
@@ -181,6 +183,7 @@ LESSONS = (
             Text("That move is legal, but the game goes on: push a white marble off the board.",
                  "這步合法，但棋局還沒結束：把一顆白子推出棋盤。"),
             goal=_won, example="g5h5"),),
+        told=("no-moves",),
     ),
 )
 

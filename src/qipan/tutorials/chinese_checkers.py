@@ -10,23 +10,33 @@ from qipan.tutorials.lesson import Course, Lesson, Step, Text
 
 RULES = {
     "board": Text("The star, its points and the hole names", "星形棋盤、六個角與洞的名稱"),
+    "players": Text("Two, three, four or six players: their homes, and turns counter-clockwise in seat order",
+                    "二、三、四或六人：各自的家，依座位逆時針輪流"),
+    "pieces-15": Text("Fifteen pieces each, camps with the next hexagon row (option pieces=15)",
+                      "每人十五顆，營地包含相鄰的六角形一排（pieces=15 選項）"),
     "step": Text("Step to a neighbouring hole", "走一步到相鄰的洞"),
     "jump": Text("Jump over a piece, near or far (long jumps)", "跳過一顆棋子，遠近皆可（長跳）"),
     "jump-adjacent": Text("Adjacent-only jumps (option jump=adjacent)", "只能跳過相鄰棋子（jump=adjacent 選項）"),
     "chain": Text("Chains of jumps in one move", "一步中連續跳躍"),
+    "step-no-jump": Text("A step never combines with jumps", "走一步不能和跳躍合併"),
+    "chain-off": Text("One jump per move (option chain=false)", "每步只能跳一次（chain=false 選項）"),
     "other-corners": Text("Points that are neither home nor target (option other_corners)",
                           "既非己方家也非目標的角（other_corners 選項）"),
     "pass": Text("Pass when you have no move", "無路可走時必須讓過"),
     "win": Text("Fill the opposite point to win", "佔滿對面的角即獲勝"),
     "blocked-target": Text("A full target at least half your own counts as filled",
                            "目標角已滿且至少一半是自己的棋子，也算佔滿"),
+    "blocked-target-off": Text("Without blocked_target, every hole of the target must be yours",
+                               "關閉 blocked_target 時，目標角每個洞都必須是自己的棋子"),
     "play-on": Text("Playing on for the places (option play_on)", "繼續下完排出名次（play_on 選項）"),
     "move-limit": Text("The move limit ends the race (option max_moves)", "步數上限結束比賽（max_moves 選項）"),
     "capture": Text("食棋: jump an adjacent piece to capture it", "食棋：跳過相鄰的棋子把它吃掉"),
     "capture-compulsory": Text("食棋: captures are compulsory", "食棋：能吃就必須吃"),
+    "capture-one": Text("食棋: one capture per move", "食棋：每步只吃一顆"),
     "capture-step": Text("食棋: a step when no capture is possible", "食棋：無子可吃時走一步"),
     "capture-end": Text("食棋: the end (one piece left, or no capture for 60 moves)",
                         "食棋：結束（只剩一顆，或連續 60 步無人吃子）"),
+    "capture-players": Text("食棋 with two to six players: most captures wins", "多人食棋（二到六人）：吃子最多者獲勝"),
 }
 
 ROW_LENGTHS = (1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1)
@@ -139,16 +149,35 @@ LESSONS = (
         Text("After a jump the same piece may jump again, as often as it can, and stop on any landing. The move "
              "is written from where it starts to where it stops.",
              "跳一次之後，同一顆棋子可以繼續跳，能跳幾次就跳幾次，並可停在任一落點。記法只寫起點和終點。"),
-        ("chain",), "chinese-checkers",
+        ("chain", "step-no-jump"), "chinese-checkers",
         race("a1 b1 b2 c1 c2 c3 d1 d3 d4 i5", "n3 n4 o1 o2 o3 p1 p2 q1 j6 l8"),
         (Step(
             Text("Jump from i5 over j6 to k7, and on over l8 to m9, in one move (click i5, then the dot on m9; "
-                 "or type i5-m9).",
-                 "一步之內從 i5 跳過 j6 到 k7，再跳過 l8 到 m9（點 i5，再點 m9 的圓點；或輸入 i5-m9）。"),
+                 "or type i5-m9). A step never combines with jumps: stepping to i6 and jumping j6 from there to "
+                 "k6 is no move (try i5-k6).",
+                 "一步之內從 i5 跳過 j6 到 k7，再跳過 l8 到 m9（點 i5，再點 m9 的圓點；或輸入 i5-m9）。"
+                 "走一步不能和跳躍合併：先走到 i6 再從那裡跳過 j6 到 k6 不算一步（試試 i5-k6）。"),
             Text("Two jumps in one move: i5, k7, m9.", "一步連跳兩次：i5、k7、m9。"),
             Text("That is legal, but it does not end on m9.", "這步合法，但沒有停在 m9。"),
-            accept=("i5-m9",), why={"i5-k7": Text("You stopped after the first jump: the chain could go on to m9.",
-                                                  "你跳第一次就停了：還可以繼續跳到 m9。")}),),
+            accept=("i5-m9",), refused=("i5-k6",),
+            why={"i5-k7": Text("You stopped after the first jump: the chain could go on to m9.",
+                               "你跳第一次就停了：還可以繼續跳到 m9。")}),),
+    ),
+    Lesson(
+        "one-jump", Text("One jump per move", "每步只跳一次"),
+        Text("With the option chain=false a move is a step or a single jump: the chain stops after its first "
+             "landing.",
+             "選項 chain=false 下，一步只能是走一格或跳一次：跳第一次落下後就停止。"),
+        ("chain-off",), "chinese-checkers",
+        race("a1 b1 b2 c1 c2 c3 d1 d3 d4 i5", "n3 n4 o1 o2 o3 p1 p2 q1 j6 l8"),
+        (Step(
+            Text("The chain i5-m9 is not allowed here (try it). Jump from i5 over j6 to k7.",
+                 "這裡不能連跳 i5-m9（試試看）。從 i5 跳過 j6 到 k7。"),
+            Text("One jump, and the move is over: the jump over l8 waits for your next turn.",
+                 "跳一次，這一步就結束了：跳過 l8 要等下一回合。"),
+            Text("That is legal, but it is not the jump over j6.", "這步合法，但不是跳過 j6。"),
+            accept=("i5-k7",), refused=("i5-m9",)),),
+        options={"chain": False},
     ),
     Lesson(
         "other-corners", Text("The other points", "其他的角"),
@@ -172,9 +201,16 @@ LESSONS = (
     Lesson(
         "pass", Text("No move: pass", "無路可走：讓過"),
         Text("Three players: blue and green have walled your home in, and every hole your pieces could step or "
-             "jump to is taken. A player with no legal move must pass.",
-             "三人對局：藍方和綠方把你的家圍住了，你的棋子能走或能跳到的洞全被佔住。無路可走的玩家必須讓過。"),
-        ("pass",), "chinese-checkers",
+             "jump to is taken. A player with no legal move must pass. The game takes two, three, four or six "
+             "players (option players). The points are numbered 1 to 6 counter-clockwise from red's home at the "
+             "bottom; players sit on points 1 and 4 with two, 1, 3 and 5 with three (as here), 1, 2, 4 and 5 with "
+             "four, and on all six with six, each racing to the point opposite. Red moves first, then the others "
+             "in seat order, counter-clockwise.",
+             "三人對局：藍方和綠方把你的家圍住了，你的棋子能走或能跳到的洞全被佔住。無路可走的玩家必須讓過。"
+             "本遊戲可以二、三、四或六人玩（players 選項）。六個角從下方紅方的家起逆時針編為 1 到 6；"
+             "兩人坐第 1、4 角，三人坐第 1、3、5 角（如本局），四人坐第 1、2、4、5 角，六人坐滿六個角，"
+             "各自奔向對面的角。紅方先走，其餘依座位逆時針輪流。"),
+        ("pass", "players"), "chinese-checkers",
         race(RED_HOME, "e5 e6 e7 e8 e9 f4 f5 f6 f7 f8", green="f9 j1 k1 k2 l1 l2 l3 m1 m2 m3", ply=40),
         (Step(
             Text("You have no move. Pass (type pass, or use the Pass button).",
@@ -183,7 +219,7 @@ LESSONS = (
                  "你讓過了，輪到藍方。（如果所有玩家連續讓過，棋局就結束。）"),
             Text("Pass is the only move here.", "這裡只能讓過。"),
             accept=("pass",)),),
-        options={"players": 3},
+        options={"players": 3}, told=("players",),
     ),
     Lesson(
         "finish", Text("Finishing, before the move limit", "在步數上限前抵達"),
@@ -216,6 +252,44 @@ LESSONS = (
                  "目標角滿了，十顆中有七顆是紅子：算是佔滿，紅方獲勝。"),
             Text("That is legal, but it does not fill your target.", "這步合法，但沒有填滿目標角。"),
             goal=_red_won, example="m8-n4"),),
+    ),
+    Lesson(
+        "no-blocked-target", Text("Without the blocked-target rule", "不用堵塞規則時"),
+        Text("With blocked_target=false (OpenSpiel's rule) every hole of your target must hold your own pieces. "
+             "Blue has left three pieces in your target.",
+             "blocked_target=false（OpenSpiel 的規則）時，目標角的每個洞都必須是你自己的棋子。"
+             "藍方有三顆棋子留在你的目標角裡。"),
+        ("blocked-target-off",), "chinese-checkers",
+        race("n1 n2 n3 o1 o2 o3 m8 h5 h6 g5", "p1 p2 q1 h2 h3 h4 g3 g4 f4 f5"),
+        (Step(
+            Text("Fill the last empty hole of your target anyway (m8-n4).", "還是把目標角最後一個空洞填滿（m8-n4）。"),
+            Text("The target is full, but three of its holes are blue's: without blocked_target that is no finish. "
+                 "Blue's pieces must leave first, and nothing makes them.",
+                 "目標角滿了，但有三個洞是藍子：關閉 blocked_target 時這不算抵達。"
+                 "藍子必須先離開，而沒有規則逼它們離開。"),
+            Text("That is legal, but it does not fill your target's last hole.",
+                 "這步合法，但沒有填滿目標角的最後一個洞。"),
+            accept=("m8-n4",)),),
+        options={"blocked_target": False},
+    ),
+    Lesson(
+        "fifteen", Text("Fifteen pieces", "十五顆棋子"),
+        Text("With pieces=15 (two or three players only) each camp is the point plus the 5-hole row of the "
+             "hexagon next to it: your target is rows n to q and m5 to m9. With four or six players such camps "
+             "would overlap, so the option is refused.",
+             "pieces=15（只限二或三人）時，每個營地是角加上相鄰的六角形那一排 5 個洞：你的目標是 n 到 q 列與 m5 到 m9。"
+             "四人或六人時營地會重疊，所以不接受這個選項。"),
+        ("pieces-15",), "chinese-checkers",
+        race("n1 n2 n3 n4 o1 o2 o3 p1 p2 q1 m5 m6 m7 m8 l9",
+             " ".join(f"f{i}" for i in range(1, 13)) + " g1 g2 g3", ply=60),
+        (Step(
+            Text("Fourteen of your fifteen pieces are in the target. Fill its last hole and win.",
+                 "你十五顆棋子中有十四顆已在目標內。填滿最後一個洞，贏下這局。"),
+            Text("m9 was the last hole of the fifteen: red wins.", "m9 是十五個洞的最後一個：紅方獲勝。"),
+            Text("That does not fill the target: its last empty hole is m9, in the hexagon row.",
+                 "這步沒有填滿目標：最後一個空洞是六角形那一排的 m9。"),
+            goal=_red_won, example="l9-m9"),),
+        options={"pieces": 15},
     ),
     Lesson(
         "play-on", Text("Playing on for places", "繼續爭名次"),
@@ -256,6 +330,26 @@ LESSONS = (
         variant="capture", options={"players": 1},
     ),
     Lesson(
+        "one-capture", Text("食棋: one capture per move", "食棋：每步只吃一顆"),
+        Text("A 食棋 move captures one piece at most: a jump never chains on to a second capture, even when one "
+             "is ready.",
+             "食棋每步最多吃一顆：即使還能接著吃，跳躍也不能連續進行第二次吃子。"),
+        ("capture-one",), "chinese-checkers", capture("i3 i4 i6", taken=57),
+        (Step(Text("Capture i4 from i3, landing on i5 (going on over i6 to i7 in the same move is refused: try "
+                   "i3-i7).",
+                   "從 i3 吃掉 i4，落在 i5（同一步再跳過 i6 到 i7 是不行的：試試 i3-i7）。"),
+              Text("One capture, and the move is over. The piece on i5 now stands next to i6.",
+                   "吃一顆，這一步就結束了。i5 的棋子現在緊鄰 i6。"),
+              Text("Capture i4 from i3.", "從 i3 吃掉 i4。"), accept=("i3-i5",), refused=("i3-i7",),
+              why={"i4-i2": Text("That captures too, but leaves i2 and i6 far apart: no capture is left to finish "
+                                 "with.", "這也是吃子，但留下的 i2 和 i6 相隔很遠：之後就沒有子可吃了。")}),
+         Step(Text("Now the second capture, as a move of its own: leave one piece.",
+                   "現在另走一步完成第二次吃子：只留下一顆。"),
+              Text("One piece left: you have solved the solitaire.", "只剩一顆：你完成了單人食棋。"),
+              Text("Capture the other piece.", "吃掉另一顆。"), goal=_red_won, example="i5-i7")),
+        variant="capture", options={"players": 1},
+    ),
+    Lesson(
         "capture-end", Text("食棋: the last piece", "食棋：最後一顆"),
         Text("When no capture is possible, a move is a step to a neighbouring hole. Played alone, 食棋 is won by "
              "leaving exactly one piece; with several players, most captures wins. The game also ends after 60 "
@@ -274,6 +368,21 @@ LESSONS = (
               Text("Capture the other piece.", "吃掉另一顆。"),
               goal=_red_won, example="i4-i2")),
         variant="capture", options={"players": 1},
+    ),
+    Lesson(
+        "capture-players", Text("食棋 for two", "兩人食棋"),
+        Text("食棋 takes one to six players (option players), moving in turn; the pieces still belong to nobody, "
+             "and with two or more players the most captures wins (equal captures share the place). Red and "
+             "blue have captured 29 pieces each, and two are left, side by side.",
+             "食棋可以一到六人玩（players 選項），輪流走；棋子仍不屬於任何人，兩人以上時吃子最多者獲勝"
+             "（吃子數相同則名次並列）。紅方和藍方各吃了 29 顆，只剩兩顆並排。"),
+        ("capture-players",), "chinese-checkers",
+        {"rows": rows({"o": "i3 i4"}), "to_move": 0, "scores": [29, 29], "quiet": 0},
+        (Step(Text("Take the last capture and win 30 to 29.", "吃下最後一顆，以 30 比 29 獲勝。"),
+              Text("One piece is left and the game is over: red captured 30, blue 29, and red wins.",
+                   "只剩一顆，棋局結束：紅方吃了 30 顆，藍方 29 顆，紅方獲勝。"),
+              Text("Capture.", "吃子。"), goal=_red_won, example="i3-i5"),),
+        variant="capture", options={"players": 2},
     ),
 )
 

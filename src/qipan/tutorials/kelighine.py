@@ -14,18 +14,29 @@ RULES = {
     "move": Text("A turn: roll, then move counter-clockwise", "一回合：擲骰，再逆時針移動"),
     "a-lap": Text("The A lap: round to the reference cell", "A 環一圈：繞回參考格"),
     "promote": Text("Promotion to the next ring", "晉升到下一環"),
+    "promote-limits": Text("No promotion from a corner or start cell, and a promotion never pushes",
+                           "角落與起點上的棋子不能晉升，晉升也永遠不能排擠"),
+    "lap-check": Text("A lap is checked after the piece's own move, never after a push",
+                      "一圈只在棋子自己移動後檢查，被排擠後不檢查"),
     "bc-laps": Text("B and C laps, and their coins", "B、C 環的一圈與硬幣"),
     "direct-push": Text("Direct push: landing on a piece", "直接排擠：落在棋子上"),
     "indirect-push": Text("Indirect-push cells, from the last piece", "間接排擠格（由上一顆棋子決定）"),
+    "indirect-fixed": Text("The indirect-push cells stay fixed for the whole turn", "間接排擠格整個回合固定不變"),
     "push-destination": Text("Where a pushed piece goes", "被排擠的棋子去哪裡"),
     "push-choice": Text("The pushed piece's owner chooses", "被排擠棋子的主人選擇去處"),
+    "corner-tie": Text("Equally near free corners: the owner's choice", "距離相同的空角落：由主人選擇"),
     "persistence": Text("Pushed again while landing on indirect-push cells", "落在間接排擠格上會再被排擠"),
+    "v1-players": Text("Version 1: 2–4 players, starts I, H, K, L, turns in player order, a d6 or a d4",
+                       "第一版：2 至 4 人，起點依序為 I、H、K、L，依玩家順序輪流，擲六面骰或四面骰"),
     "win": Text("Version 1: the first piece to J wins", "第一版：先到 J 的棋子獲勝"),
+    "win-at-once": Text("The game ends the moment the winning piece reaches J", "獲勝的棋子一到 J，棋局立即結束"),
     "pass": Text("Pass when no die can be used", "沒有骰子能用時讓過"),
     "v2-dice": Text("Version 2: two d4, each used on its own", "第二版：兩顆四面骰，各自使用"),
     "v2-own-push": Text("Version 2: pushes apply to your own pieces too", "第二版：自己的棋子也會被排擠"),
     "v2-clockwise": Text("Version 2: clockwise in completed rings", "第二版：已完成的環可以順時針走"),
     "v2-reserve": Text("Version 2: the reserve, and doubles bring a piece in", "第二版：預備區，擲出對子時帶一顆進場"),
+    "v2-start-cells": Text("Version 2: start cells are waiting areas for their owner's pieces",
+                           "第二版：起點是主人棋子的等候區"),
     "v2-double-one": Text("Version 2: double 1 (four 1s, reroll, or two 1s)", "第二版：雙一（四個一、重擲或兩個一）"),
     "v2-coins": Text("Version 2: one lap under way per ring and player",
                      "第二版：每位玩家每一環只能有一顆棋子在繞圈中"),
@@ -53,6 +64,13 @@ def rolled(mine: list[Piece], theirs: list[Piece], dice: int | tuple[int, int], 
     return {"turn": 0, "phase": "ones" if ones else "act", "rolled": values, "dice": [] if ones else values,
             "one_die": one_die, "last": last, "moved": None, "pieces": [mine, theirs], "pending": None,
             "after": None, "log": [event], "prev_log": [], "number": number, "winner": None}
+
+
+def table(pieces: list[list[Piece]], dice: int, *, last: str | None = None) -> dict[str, Any]:
+    """A version-1 position with one list of pieces per player (two to four), player 1 to act."""
+    state = rolled(pieces[0], pieces[1], dice, last=last)
+    state["pieces"] = pieces
+    return state
 
 
 START_2 = [piece("H", 21)]
@@ -163,13 +181,40 @@ LESSONS = (
               accept=("push:A3",))),
     ),
     Lesson(
+        "corner-tie", Text("Four players, and a tie of corners", "四人對局與距離相同的角落"),
+        Text("Version 1 takes two to four players, one piece each, starting on I, H, K and L in player order; "
+             "player 1 rolls first and turns go round in player order. This game has four players and rolls a "
+             "four-sided die (option die=4; the default is a d6). Player 4 moved last, to B1: the other odd "
+             "cells of rings B and C are indirect-push cells. Your piece is on its C lap.",
+             "第一版可以 2 到 4 人玩，每人一顆棋子，依玩家順序從 I、H、K、L 出發；玩家 1 先擲，之後依玩家順序輪流。"
+             "這局有四位玩家，擲四面骰（die=4 選項；預設是六面骰）。玩家 4 最後走到 B1：B、C 環其他的奇數格都是"
+             "間接排擠格。你的棋子正在繞 C 環。"),
+        ("v1-players", "push-destination", "corner-tie"), "kelighine",
+        table([[piece("C8", 44, 2, "C5")], [piece("A12", 40)], [piece("B2", 60, 1, "B2")], [piece("B1", 44, 1, "B1")]],
+              1, last="B1"),
+        (Step(Text("You rolled 1: move C8 to C1, an indirect-push cell.", "你擲出 1：把 C8 走到間接排擠格 C1。"),
+              Text("Your piece is pushed out of ring C, losing its C lap and coin. The cells below C1, B1 and B2, "
+                   "are both taken, so it goes to the nearest free corner, and D and E are equally near.",
+                   "你的棋子被擠出 C 環，失去 C 環的進度和硬幣。C1 下方的 B1、B2 都有棋子，所以它去最近的空角落，"
+                   "而 D 和 E 一樣近。"),
+              Text("Move C8 by 1.", "把 C8 走 1 步。"), accept=("C8+1",)),
+         Step(Text("D and E are both three cells from C1 (C1, B1, A1, D or C1, B2, A4, E): you choose. Pick one.",
+                   "D 和 E 離 C1 都是三格（C1、B1、A1、D 或 C1、B2、A4、E）：由你選擇。選一個。"),
+              Text("Equally near free corners are the pushed piece's owner's choice. Then player 2 rolls.",
+                   "距離相同的空角落由被排擠棋子的主人選擇。接著輪到玩家 2 擲骰。"),
+              Text("Choose a corner: push:D or push:E.", "選一個角落：push:D 或 push:E。"),
+              accept=("push:D", "push:E"))),
+        options={"players": 4, "die": 4}, told=("v1-players",),
+    ),
+    Lesson(
         "win", Text("Into the goal", "進入終點"),
         Text("Your piece on C3 has completed all three laps. From ring C a promotion goes to J, and in version 1 "
-             "the first piece at J wins.",
-             "你在 C3 的棋子已完成三環。從 C 環晉升就進入 J；第一版中先到 J 的棋子獲勝。"),
-        ("win",), "kelighine", rolled([piece("C3", 44, 3)], START_2, 2),
+             "the first piece at J wins: the game ends the moment it gets there.",
+             "你在 C3 的棋子已完成三環。從 C 環晉升就進入 J；第一版中先到 J 的棋子獲勝：一到 J 棋局立即結束。"),
+        ("win", "win-at-once"), "kelighine", rolled([piece("C3", 44, 3)], START_2, 2),
         (Step(Text("Promote C3 to J and win.", "把 C3 晉升到 J，贏下這局。"),
-              Text("Your piece reached J: you win.", "你的棋子到達 J：你贏了。"),
+              Text("Your piece reached J: you win, and the game is over at once.",
+                   "你的棋子到達 J：你贏了，棋局立即結束。"),
               Text("That moves round ring C: promote to J instead.", "那是沿 C 環移動：請改為晉升到 J。"),
               accept=("C3^J",)),),
     ),
@@ -188,6 +233,72 @@ LESSONS = (
          Step(Text("Now use the 4 on the piece on A8.", "現在把 4 用在 A8 的棋子上。"),
               Text("Both dice are used: the turn is over.", "兩顆骰子都用完了：回合結束。"),
               Text("Use the 4 on the piece on A8.", "把 4 用在 A8 的棋子上。"), accept=("A8+4",))),
+        options=V2,
+    ),
+    Lesson(
+        "fixed-cells", Text("Version 2: the red cells stay for the turn", "第二版：紅色格整回合不變"),
+        Text("The indirect-push cells are fixed at the start of the turn by the last piece: player 2's piece on "
+             "A8, so A12, A16, A4 and the even cells of rings B and C. They stay the same for the whole turn, "
+             "even if that piece is pushed away.",
+             "間接排擠格在回合開始時由上一顆棋子決定：玩家 2 在 A8 的棋子，所以是 A12、A16、A4 以及 B、C 環的"
+             "偶數格。即使那顆棋子被擠走，它們整個回合都不變。"),
+        ("indirect-fixed",), "kelighine",
+        rolled([piece("A5", 10), piece("A9", 18), RESERVE_1], [piece("A8", 48), RESERVE_2, piece("H", 21)], (3, 4),
+               last="A8", version=2),
+        (Step(Text("Use the 3 to push player 2's piece off A8.", "用 3 把玩家 2 的棋子從 A8 擠走。"),
+              Text("Player 2's piece went to the corner F. The red cells have not moved.",
+                   "玩家 2 的棋子去了角落 F。紅色格沒有改變。"),
+              Text("Move A5 by 3, onto A8.", "把 A5 走 3 步，到 A8。"), accept=("A5+3",)),
+         Step(Text("Use the 4 without landing on an indirect-push cell.", "用 4 走一步，但不要落在間接排擠格上。"),
+              Text("A13 is safe. A12 is still an indirect-push cell although player 2's piece left A8: the cells "
+                   "were fixed when your turn began.",
+                   "A13 是安全的。雖然玩家 2 的棋子已離開 A8，A12 仍是間接排擠格：這些格子在你的回合開始時就定了。"),
+              Text("Use the 4 on the piece on A9.", "把 4 用在 A9 的棋子上。"), accept=("A9+4",),
+              why={"A8+4": Text("A12 is still an indirect-push cell, though player 2's piece left A8: the cells were "
+                                "fixed when your turn began, and your piece would be pushed to the corner G.",
+                                "雖然玩家 2 的棋子已離開 A8，A12 仍是間接排擠格：這些格子在你的回合開始時就定了，"
+                                "你的棋子會被擠到角落 G。")})),
+        options=V2,
+    ),
+    Lesson(
+        "promotion-limits", Text("Version 2: what cannot promote", "第二版：不能晉升的情況"),
+        Text("Both your pieces, on the corner E and on A6, have completed lap A. A piece on a corner or a start "
+             "cell cannot promote: it first enters ring A with a die. And a promotion never pushes: its cell must "
+             "be empty. A6 touches B3, where player 2's piece stands.",
+             "你在角落 E 和 A6 的兩顆棋子都已完成 A 環一圈。角落或起點上的棋子不能晉升：要先用骰子進入 A 環。"
+             "晉升也永遠不能排擠：目標格必須是空的。A6 與 B3 相鄰，而玩家 2 的棋子就在 B3。"),
+        ("promote-limits",), "kelighine",
+        rolled([piece("E", 41, 1), piece("A6", 44, 1), RESERVE_1],
+               [piece("B3", 40, 1, "B3"), RESERVE_2, piece("H", 21)], (1, 3), version=2),
+        (Step(Text("Promoting A6 to B3 would push (try A6^B3/1), and E cannot promote at all. Bring the piece on E "
+                   "forward into ring A.",
+                   "把 A6 晉升到 B3 會排擠（試試 A6^B3/1），而 E 完全不能晉升。把 E 上的棋子往前走進 A 環。"),
+              Text("The piece is on ring A now; from there it may promote once a free B cell touches it.",
+                   "棋子現在在 A 環上；等它旁邊有空的 B 格，就可以晉升。"),
+              Text("Move the piece on E forward (counter-clockwise).", "把 E 上的棋子往前（逆時針）走。"),
+              accept=("E+1", "E+3"), refused=("A6^B3/1",)),),
+        options=V2,
+    ),
+    Lesson(
+        "lap-after-push", Text("Version 2: laps count on your own move", "第二版：圈數在自己移動時才算"),
+        Text("A lap is checked only right after the piece's own move or promotion, never after a push. Your piece "
+             "on A1 is two cells short of A3, where its A lap completes. Player 2's last piece is on A6, so A2 is "
+             "an indirect-push cell, and player 2's piece holds the nearest corner, D.",
+             "一圈只在棋子自己移動或晉升之後才檢查，被排擠後不檢查。你在 A1 的棋子離完成 A 環一圈的 A3 還差兩格。"
+             "玩家 2 最後的棋子在 A6，所以 A2 是間接排擠格，而最近的角落 D 有玩家 2 的棋子。"),
+        ("lap-check",), "kelighine",
+        rolled([piece("A1", 34), RESERVE_1, RESERVE_1], [piece("A6", 44, 1), piece("D", 33), RESERVE_2], (1, 3),
+               last="A6", version=2),
+        (Step(Text("Use the 1: move A1 to A2.", "用 1：把 A1 走到 A2。"),
+              Text("A2 pushed your piece forward, past A3, to the corner E, but its face still shows 6: a push does "
+                   "not complete a lap.",
+                   "A2 把你的棋子往前擠過 A3，到了角落 E，但朝上的一面仍是 6：排擠不會完成一圈。"),
+              Text("That completes the lap by your own move. Use the 1 this time, to see what a push does.",
+                   "那是靠自己移動完成一圈。這次請用 1，看看排擠會怎樣。"), accept=("A1+1",)),
+         Step(Text("Now move the piece on E with the 3.", "現在用 3 移動 E 上的棋子。"),
+              Text("Its own move completed the A lap: the face shows 1.",
+                   "它自己的移動完成了 A 環一圈：朝上的一面變成 1。"),
+              Text("Move E by 3.", "把 E 走 3 步。"), accept=("E+3",))),
         options=V2,
     ),
     Lesson(
@@ -214,11 +325,15 @@ LESSONS = (
              "1s.",
              "第二版每位玩家有三顆棋子：一顆在起點，兩顆在預備區。擲出對子會帶一顆預備棋子進場。雙一很特別："
              "可以當作四個一、重擲，或保留兩個一。"),
-        ("v2-double-one", "v2-reserve"), "kelighine",
+        ("v2-double-one", "v2-reserve", "v2-start-cells"), "kelighine",
         rolled([piece("I", 5), RESERVE_1, RESERVE_1], [piece("H", 21), RESERVE_2, RESERVE_2], (1, 1), version=2,
                number=1, ones=True),
         (Step(Text("You rolled a double 1. Keep it as two 1s (ones:two).", "你擲出雙一。保留為兩個一（ones:two）。"),
-              Text("The double brought a second piece from the reserve onto I.", "對子把第二顆棋子從預備區帶到 I。"),
+              Text("The double brought a second piece from the reserve onto I, beside the first: a start cell is a "
+                   "waiting area where any number of its owner's pieces stand, no other piece enters, and none is "
+                   "pushed.",
+                   "對子把第二顆棋子從預備區帶到 I，就在第一顆旁邊：起點是等候區，主人的棋子可以任意多顆待在那裡，"
+                   "其他棋子不能進入，也不會被排擠。"),
               Text("Keep the double 1 as two 1s this time.", "這次請保留為兩個一。"), accept=("ones:two",)),),
         options=V2,
     ),

@@ -72,7 +72,9 @@ class Step:
 class Lesson:
     """A position (``state``: the engine's state JSON for ``game`` with ``variant`` and
     ``options``) and the steps asked of the seat to move in it; ``rules`` are the ids of the
-    rules it teaches (the game's docs page lists them under "Rule index")."""
+    rules it teaches (the game's docs page lists them under "Rule index"); ``told`` are those
+    of them it teaches in its words only, no move showing them (an option's range, the
+    player counts), which docs/tutorials.md lists."""
 
     id: str
     title: Text
@@ -83,6 +85,7 @@ class Lesson:
     steps: tuple[Step, ...]
     variant: str | None = None
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    told: tuple[str, ...] = ()
 
     def make_game(self) -> Game[Any, Any]:
         return load(self.game, self.variant, dict(self.options))

@@ -71,6 +71,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
      "{}還在偷看：再偷看另一顆背面的石頭，或停止（stop）"),
     (r"stop only ends a series of peeks", "stop 只用來結束一串偷看"),
     (r"this game has a single line", "這局只有一條石列"),
+    (r"cannot read '(.+)': a swap exchanges two stones of the same line",
+     "看不懂「{}」：交換只能交換同一條石列上的兩顆石頭"),
     (r"the line is full", "石列已滿"),
     (r"the (\w+) is already in the line, not in the pool", "{}已在石列上，不在石池裡"),
     (r"stones go directly left or right of the line: (.+)", "石頭只能放在石列緊鄰的左邊或右邊：{}"),
@@ -121,6 +123,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
      "{} 上的棋子還沒完成 {} 環一圈，不能晉升"),
     (r"(\w+) can only promote to (.+)", "{} 只能晉升到 {}"),
     (r"(\w+) is occupied, and a promotion can never push", "{} 已有棋子，而晉升永遠不能排擠"),
+    (r"cannot read '(.+)': a promotion goes from a tier cell to a touching cell of the next tier "
+     r"\(A4\^B2, B2\^C1, C3\^J\)", "看不懂「{}」：晉升只能從環上的格子走到下一環相鄰的格子（A4^B2、B2^C1、C3^J）"),
     (PLAYER + r" already has a piece in the middle of a lap of tier ([ABC]) \(one coin per tier\)",
      "{}已有一顆棋子正在繞 {} 環（每環一枚硬幣）"),
     (r"pass is only allowed when no die can be used; the moves now are: (.+)", "只有沒有骰子能用時才能讓過" + NOW),
@@ -138,6 +142,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(\w+) is occupied", "{} 已有棋子"),
     (r"(甲|乙) must first name the element of a 6: pick (.+)", "{}必須先為 6 選定元素：pick {}"),
     (r"(甲|乙) must place a card now \(the dice call for (.+)\)", "{}現在必須召喚一張牌（骰子要的是{}）"),
+    (r"that would leave your other die without a card or a legal cell; placing is compulsory, so place both "
+     r"cards when you can", "這樣會讓另一顆骰子沒有牌或沒有合法的格子可放；召喚是強制的，能放兩張就必須兩張都放"),
     (r"no such card or cell", "沒有這張牌或這個格子"),
     (r"it is not a legal move here", "這裡不能這樣走"),
 )

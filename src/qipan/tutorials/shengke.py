@@ -11,16 +11,22 @@ RULES = {
     "elements": Text("The five elements and the 生 and 剋 cycles", "五行與生、剋循環"),
     "ranges": Text("Cards: in and out numbers name ranges, read from the owner's side",
                    "卡牌：入、出數字代表範圍，由擁有者的方向看"),
+    "range-table": Text("The range table is a game option", "範圍表是遊戲選項"),
     "setup": Text("Setup: the coin toss, the shuffle, 20 turns", "開局：擲硬幣、洗牌、共 20 回合"),
     "roll-draw": Text("Roll two dice and draw a card per die", "擲兩顆骰子，每顆骰子抽一張牌"),
+    "draw-twice": Text("The same element twice draws two cards", "同一元素出現兩次就抽兩張"),
     "pick": Text("A 6 lets you pick the element", "擲出 6 可以自選元素"),
     "place": Text("Place a card per die, the two not side by side", "每顆骰子召喚一張牌，兩張不可相鄰"),
+    "place-compulsory": Text("Placing is compulsory: no first card that leaves the second die nowhere",
+                             "召喚是強制的：第一張牌不能讓第二顆骰子無處可放"),
     "overcome-out": Text("行剋: destroy the out-range cards this card overcomes", "行剋：摧毀出範圍內被此牌所剋的牌"),
     "overcome-in": Text("剋行: destroyed by an in-range card that overcomes it",
                         "剋行：入範圍內有剋此牌的牌時，此牌被摧毀"),
     "generate-out": Text("行生: a card back from the discard pile", "行生：從棄牌堆取回一張牌"),
     "generate-in": Text("生行: draw a card", "生行：抽一張牌"),
+    "destroyed-stops": Text("A card destroyed by 剋行 gets no 行生 or 生行", "被剋行摧毀的牌沒有行生與生行"),
     "end": Text("The end: cards on the field, and the first player's bonus", "結束：計算場上的牌，先手有加分"),
+    "turns-bonus": Text("Options: the number of turns and the first player's bonus", "選項：回合數與先手加分"),
     "hidden": Text("Your hand is yours alone", "手牌只有自己看得到"),
 }
 
@@ -80,6 +86,23 @@ def _won(game: Any, before: Any, after: Any) -> bool:
     return bool(game.to_move(after) is None and game.returns(after)[0] > 0)
 
 
+def _placed_both(game: Any, before: Any, after: Any) -> bool:
+    return not _mine(game, after)["hand"]
+
+
+def _full_field() -> dict[str, tuple[int, str]]:
+    """Every cell but a1, a2 and b1 taken: 甲's cards on rows 1 and 2 and on a3, b3, 乙's on the rest."""
+    mine = [f"{e}{i}" for i in range(1, 6) for e in ELEMENTS if f"{e}{i}" not in ("wood5", "fire5")]
+    theirs = [f"{e}{i}" for i in range(1, 6) for e in ELEMENTS]
+    field = {}
+    for cell in (f"{c}{r}" for r in range(1, 6) for c in "abcde"):
+        if cell not in ("a1", "a2", "b1"):
+            owner = 0 if cell[1] in "12" or cell in ("a3", "b3") else 1
+            field[cell] = (owner, (mine if owner == 0 else theirs).pop(0))
+    return field
+
+
+FULL = _full_field()
 FIRST_JIA = {"first": "0"}
 BURNT = Text("There a fire card in 白牙龍's in-range (left and right) destroys it (剋行: fire overcomes metal): "
              "乙 would win 7–6.",
@@ -114,6 +137,39 @@ LESSONS = (
         options=FIRST_JIA,
     ),
     Lesson(
+        "draw-twice", Text("The same element twice", "同一元素兩次"),
+        Text("Each die draws a card of its element, so the same element on both dice draws two cards of it. A 6 "
+             "counts as the element you pick for it.",
+             "每顆骰子抽一張該元素的牌，所以兩顆骰子同一元素就抽兩張。6 算作你為它選定的元素。"),
+        ("draw-twice",), "shengke", table((), {}, (6, 3), phase="pick"),
+        (Step(Text("You rolled a 6 and an earth (3). Pick earth for the 6.", "你擲出 6 和土（3）。把 6 選為土。"),
+              Text("Earth twice: you drew two earth cards, 黃趾龍 and 黃甲龜, and will place both.",
+                   "土出現兩次：你抽了兩張土牌，黃趾龍和黃甲龜，兩張都要召喚。"),
+              Text("That draws one card of that element and one earth card: pick earth to draw two earth cards.",
+                   "那樣會抽一張該元素的牌和一張土牌：選土才會抽兩張土牌。"),
+              accept=("pick earth",)),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "compulsory", Text("Placing is compulsory", "召喚是強制的"),
+        Text("You must place a card for each die whenever you can. Only a1, a2 and b1 are empty: a card on a1 "
+             "would touch both others, leaving your second card nowhere to go, so a first placement there is "
+             "illegal.",
+             "只要能召喚，每顆骰子都必須召喚一張牌。只剩 a1、a2、b1 是空的：放在 a1 的牌會與另外兩格都相鄰，"
+             "讓第二張牌無處可放，所以第一張不能放在那裡。"),
+        ("place-compulsory",), "shengke", table(("wood5", "fire5"), FULL, (1, 2)),
+        (Step(Text("Place the wood card 青爪虎 (wood5) first, where the fire card can still follow (try wood5@a1).",
+                   "先召喚木牌青爪虎（wood5），放在火牌之後還能放的地方（試試 wood5@a1）。"),
+              Text("The fire card still has a cell that does not touch it.", "火牌還有一格不與它相鄰。"),
+              Text("Place the wood card first this time.", "這次請先召喚木牌。"),
+              accept=("wood5@a2", "wood5@b1"), refused=("wood5@a1",)),
+         Step(Text("Place the fire card 赤爪虎 (fire5) on the cell left.", "把火牌赤爪虎（fire5）放在剩下的那一格。"),
+              Text("Both dice placed a card, as they must whenever they can.",
+                   "兩顆骰子都召喚了牌，只要能放就必須放。"),
+              Text("Place the fire card.", "召喚火牌。"), goal=_placed_both, example="fire5@b1")),
+        options=FIRST_JIA,
+    ),
+    Lesson(
         "overcome-out", Text("行剋: destroying", "行剋：摧毀"),
         Text("Generating 生: wood → fire → earth → metal → water → wood. Overcoming 剋: wood → earth → water → "
              "fire → metal → wood. When a card is placed, every card in its out-range whose element it "
@@ -142,10 +198,13 @@ LESSONS = (
         "overcome-in", Text("剋行: being destroyed", "剋行：被摧毀"),
         Text("A card placed with a card in its in-range whose element overcomes it is destroyed (剋行). Ranges are "
              "read from the card owner's side: \"front\" is towards the other player. 青尾狐 (wood4) has in 6: "
-             "the three cells in front and the three behind. 乙's 白羽鶴 on c4 is metal, which overcomes wood.",
+             "the three cells in front and the three behind. 乙's 白羽鶴 on c4 is metal, which overcomes wood. "
+             "(What each number covers is the range table, a game option, ranges, which players may change; "
+             "every lesson uses the default table.)",
              "召喚的牌若入範圍內有剋它的牌，就會被摧毀（剋行）。範圍從牌主人的方向看：「前」是朝向對手。"
-             "青尾狐（wood4）的入是 6：前方三格與後方三格。乙在 c4 的白羽鶴是金，金剋木。"),
-        ("overcome-in", "ranges"), "shengke",
+             "青尾狐（wood4）的入是 6：前方三格與後方三格。乙在 c4 的白羽鶴是金，金剋木。"
+             "（每個數字涵蓋哪些格子由範圍表決定，它是遊戲選項 ranges，玩家可以更改；所有課程都用預設的表。）"),
+        ("overcome-in", "ranges", "range-table"), "shengke",
         table(("wood4",), {"c4": (1, "metal3")}, (1, 5), discard=WATER),
         (Step(Text("Place 青尾狐 where it survives: c4 must not be in front of it or behind it.",
                    "把青尾狐放在能存活的地方：c4 不能在它的前方或後方。"),
@@ -154,7 +213,7 @@ LESSONS = (
               Text("There c4 is in 青尾狐's in-range (the three cells in front and behind): 剋行 would destroy it.",
                    "在那裡 c4 會落入青尾狐的入範圍（前方三格與後方三格）：剋行會摧毀它。"),
               goal=_survived, example="wood4@a1"),),
-        options=FIRST_JIA,
+        options=FIRST_JIA, told=("range-table",),
     ),
     Lesson(
         "generate-out", Text("行生: a card comes back", "行生：取回一張牌"),
@@ -191,12 +250,33 @@ LESSONS = (
         options=FIRST_JIA,
     ),
     Lesson(
+        "destroy-and-destroyed", Text("Destroying, and destroyed", "摧毀與被摧毀"),
+        Text("A card resolves 行剋, then 剋行, then 行生 and 生行. If 剋行 destroys it, it does not go on: no 行生 "
+             "and no 生行, even after it has destroyed its own targets. 白牙龍 (metal1) has in 2 (left and right) "
+             "and out 7 (left, right and the three cells in front). Around c3: 乙's wood card in front on c4, a "
+             "fire card on the left (fire overcomes metal) and an earth card on the right (earth generates metal).",
+             "每張牌依序結算行剋、剋行、行生、生行。若被剋行摧毀，就不再繼續：沒有行生，也沒有生行，"
+             "即使它已先摧毀了自己的目標。白牙龍（metal1）的入是 2（左右），出是 7（左、右與前方三格）。"
+             "c3 周圍：前方 c4 是乙的木牌，左邊是火牌（火剋金），右邊是土牌（土生金）。"),
+        ("destroyed-stops",), "shengke",
+        table(("metal1",), {"c4": (1, "wood1"), "b3": (1, "fire1"), "d3": (1, "earth1")}, (4, 5), discard=WATER),
+        (Step(Text("Place 白牙龍 on c3.", "把白牙龍放在 c3。"),
+              Text("行剋 destroyed 乙's wood card on c4, then 剋行 destroyed 白牙龍 (the fire card on its left): it "
+                   "drew nothing, though the earth card on its right generates metal.",
+                   "行剋摧毀了乙在 c4 的木牌，接著剋行摧毀了白牙龍（左邊的火牌）："
+                   "雖然右邊的土牌生金，它什麼也沒抽到。"),
+              Text("Place it on c3, between the fire and the earth cards.", "把它放在 c3，火牌與土牌之間。"),
+              accept=("metal1@c3",)),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
         "end", Text("The last turn", "最後一回合"),
         Text("After 20 turns each player counts their cards on the field, and the first player adds 2. 乙 went "
-             "first: 乙 has 5 cards + 2, you have 6. This is the last placement of the game.",
+             "first: 乙 has 5 cards + 2, you have 6. This is the last placement of the game. (Both numbers are "
+             "game options: turns, an even number from 2 to 50, and first_bonus, from 0 to 25.)",
              "20 回合後，雙方計算自己在場上的牌，先手再加 2。乙是先手：乙有 5 張 + 2，你有 6 張。"
-             "這是全局最後一次召喚。"),
-        ("end",), "shengke",
+             "這是全局最後一次召喚。（這兩個數字都是遊戲選項：turns，2 到 50 的偶數；first_bonus，0 到 25。）"),
+        ("end", "turns-bonus"), "shengke",
         table(("metal1",), {"a1": (0, "earth1"), "b1": (0, "earth2"), "d1": (0, "fire1"), "e1": (0, "fire2"),
                             "a2": (0, "earth3"), "e2": (0, "fire3"), "a5": (1, "earth1"), "b5": (1, "earth2"),
                             "d5": (1, "fire1"), "e5": (1, "fire2"), "c4": (1, "wood1")},
@@ -208,7 +288,7 @@ LESSONS = (
                    "那樣會以 7 比 7 平手：還要摧毀 c4 的木牌。"),
               goal=_won, example="metal1@c3",
               why=dict.fromkeys(("metal1@c1", "metal1@d2", "metal1@c5"), BURNT)),),
-        options={"first": "1"},
+        options={"first": "1"}, told=("turns-bonus",),
     ),
 )
 

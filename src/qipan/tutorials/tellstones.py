@@ -9,6 +9,8 @@ from qipan.tutorials.lesson import Course, Lesson, Step, Text
 
 RULES = {
     "setup": Text("Setup: a stone face up in the middle", "開局：中央一顆正面朝上的石頭"),
+    "setup-options": Text("Options: the first stone, and who starts (or a random draw)",
+                          "選項：第一顆石頭，以及誰先開始（或隨機決定）"),
     "place": Text("Place a stone at an end of the line", "放置：把石頭放在石列的一端"),
     "hide": Text("Hide a face-up stone", "蓋牌：把正面的石頭翻成背面"),
     "swap": Text("Swap two stones", "交換：兩顆石頭互換位置"),
@@ -16,13 +18,18 @@ RULES = {
     "hidden": Text("Only face-up stones are public", "只有正面的石頭是公開的"),
     "challenge": Text("Challenge: name a face-down stone", "挑戰：要對方說出背面石頭"),
     "naming": Text("Naming a stone", "說出石頭的名字"),
+    "nothing-fits": Text("An action that needs something absent is illegal", "缺少所需條件的動作不合規則"),
     "boast-believe": Text("Boast, and believe", "誇口與相信"),
     "boast-prove": Text("Doubt, and prove a boast", "懷疑與證明誇口"),
     "counter-boast": Text("Counter-boast", "反誇口"),
     "peek-three": Text("Peeking up to three after the other side scores", "對方得分後可偷看至多三顆"),
     "three-points": Text("Three points win", "先得三分者獲勝"),
     "round-table": Text("The round table: two teams, a peek for the partner", "圓桌王策：兩隊，可讓隊友偷看"),
+    "round-table-boasts": Text("The round table: the boaster answers a counter-boast; teammates prove in turn",
+                               "圓桌王策：反誇口由誇口者回應；隊友輪流證明"),
     "two-lines": Text("Two lines", "畫下棋線：兩條石列"),
+    "two-lines-scope": Text("Two lines: a swap stays within a line, a boast covers both",
+                            "兩條石列：交換只在同一列內，誇口涵蓋兩列"),
 }
 
 Slots = list[str | None]
@@ -80,10 +87,13 @@ LESSONS = (
         "place", Text("Placing a stone", "放置石頭"),
         Text("The game starts with one stone face up in the middle of the line (the scale, by tradition). The "
              "other six wait in the pool. Stones join the line only at its ends, so the line is always one "
-             "unbroken row.",
+             "unbroken row. (Two options change the start: first_stone names the middle stone, first_player the "
+             "seat that starts, or random to draw it.)",
              "開局時，石列中央有一顆正面朝上的石頭（依慣例是天秤），其餘六顆在石池裡。"
-             "石頭只能接在石列的兩端，所以石列永遠是連續的一排。"),
-        ("setup", "place"), "tellstones", table(",,,scale,,,", turn=0),
+             "石頭只能接在石列的兩端，所以石列永遠是連續的一排。"
+             "（兩個選項可以改變開局：first_stone 指定中央的石頭，first_player 指定誰先開始，"
+             "或設為 random 隨機抽出。）"),
+        ("setup", "setup-options", "place"), "tellstones", table(",,,scale,,,", turn=0),
         (Step(
             Text("Place a stone from the pool next to the scale: click a pool stone, then a highlighted slot (or "
                  "type place crown 3).",
@@ -92,6 +102,7 @@ LESSONS = (
                  "你的石頭正面朝上接在天秤旁邊。大家都看到了它是哪一顆。"),
             Text("That is not a place move.", "這不是放置。"),
             goal=_placed, example="place crown 3", refused=("place crown 2",)),),
+        told=("setup-options",),
     ),
     Lesson(
         "hide", Text("Hiding a stone", "蓋牌"),
@@ -251,6 +262,39 @@ LESSONS = (
             goal=_challenged, example="challenge 3", replies=("name flag",)),),
     ),
     Lesson(
+        "nothing-fits", Text("When an action is impossible", "不能做的動作"),
+        Text("An action needs something to act on: a face-down stone to peek at, challenge or boast about, a "
+             "face-up stone to hide, two stones to swap, a stone in the pool and room in the line to place.",
+             "每個動作都需要對象：偷看、挑戰或誇口需要背面的石頭，蓋牌需要正面的石頭，交換需要兩顆石頭，"
+             "放置需要石池裡有石頭、石列上有空位。"),
+        ("nothing-fits",), "tellstones", table(",,,scale,,,", turn=0),
+        (Step(Text("Only the scale is in the line, face up: nothing to peek at, challenge or boast about, and no "
+                   "second stone to swap with (try boast, peek 4, challenge 4, swap 4 5). Hide the scale.",
+                   "石列上只有正面的天秤：沒有可以偷看、挑戰或誇口的石頭，也沒有第二顆可交換"
+                   "（試試 boast、peek 4、challenge 4、swap 4 5）。把天秤蓋起來。"),
+              Text("The scale is face down. Your opponent peeked at it; your turn again.",
+                   "天秤翻成背面了。對手偷看了它；又輪到你。"),
+              Text("That is legal, but it does not hide the scale.", "這步合法，但沒有把天秤蓋起來。"),
+              accept=("hide 4",), refused=("boast", "peek 4", "challenge 4", "swap 4 5"), replies=("peek 4",)),
+         Step(Text("Now no stone is face up: there is nothing to hide (try hide 4). Place a stone.",
+                   "現在沒有正面的石頭：沒有東西可蓋（試試 hide 4）。放置一顆石頭。"),
+              Text("A stone from the pool joined the line.", "石池裡的一顆石頭接上了石列。"),
+              Text("That is legal, but it is not a place move.", "這步合法，但不是放置。"),
+              goal=_placed, example="place crown 3", refused=("hide 4",))),
+    ),
+    Lesson(
+        "full-line", Text("A full line", "滿了的石列"),
+        Text("All seven stones are in the line: the pool is empty and the line is full, so nothing can be placed.",
+             "七顆石頭都在石列上：石池空了，石列也滿了，所以不能再放置。"),
+        ("nothing-fits",), "tellstones", table("-crown,-shield,-sword,scale,-knight,-hammer,-flag"),
+        (Step(Text("Placing is impossible (try place crown 1). Hide the scale, the last face-up stone.",
+                   "不能放置了（試試 place crown 1）。把最後一顆正面的石頭天秤蓋起來。"),
+              Text("Every stone is face down now: from here on the game is swaps, peeks, challenges and boasts.",
+                   "現在每顆石頭都是背面：接下來只剩交換、偷看、挑戰和誇口。"),
+              Text("That is legal, but it does not hide the scale.", "這步合法，但沒有把天秤蓋起來。"),
+              accept=("hide 4",), refused=("place crown 1",)),),
+    ),
+    Lesson(
         "round-table", Text("The round table", "圓桌王策"),
         Text("Four players in two teams, seats alternating: you and player 3 against players 2 and 4. Points are "
              "team points, and a peek may be given to your partner instead: only they see the stone.",
@@ -268,6 +312,30 @@ LESSONS = (
         variant="round-table",
     ),
     Lesson(
+        "round-table-boasts", Text("Round table: boasts", "圓桌王策：誇口"),
+        Text("You are player 3 (team A, with player 1). Player 2 has boasted and you answer. A counter-boast is "
+             "answered by the boaster, and a proof is named by the two teammates in turn, the one who must prove "
+             "first. You and player 1 know the stones: crown, scale, knight.",
+             "你是玩家 3（A 隊，隊友是玩家 1）。玩家 2 誇口了，由你回應。反誇口由誇口者回應；證明則由兩名隊友輪流"
+             "說出，必須證明的人先說。你和玩家 1 都知道這些石頭：王冠、天秤、騎士。"),
+        ("round-table-boasts",), "tellstones",
+        table(",,-crown,-scale,-knight,,", variant="round-table", phase="answer-boast", turn_player=1, boaster=1,
+              actor=2),
+        (Step(Text("Counter-boast.", "反誇口。"),
+              Text("Player 2, the boaster, answered your counter-boast: doubt. Prove it, from the left.",
+                   "誇口的玩家 2 回應你的反誇口：懷疑。由左開始證明。"),
+              Text("That is legal, but it is not a counter-boast.", "這步合法，但不是反誇口。"),
+              accept=("counter",), replies=("doubt",)),
+         Step(Text("Name the stone on slot 3.", "說出 3 號位的石頭。"),
+              Text("Right. Your partner, player 1, named the next one: the scale on 4.",
+                   "對了。接著由你的隊友玩家 1 說出下一顆：4 號位的天秤。"),
+              REMEMBER, accept=("name crown",), replies=("name scale",)),
+         Step(Text("Your turn again: name the stone on slot 5.", "又輪到你：說出 5 號位的石頭。"),
+              Text("All three named right between you: team A wins at once.", "你們兩人合力全部說對：A 隊立即獲勝。"),
+              REMEMBER, accept=("name knight",))),
+        variant="round-table",
+    ),
+    Lesson(
         "two-lines", Text("Two lines", "兩條石列"),
         Text("In the two-lines variant there are lines a and b, each with its own pool of all seven stones. Every "
              "action is taken on one line of your choice; slots are named a1–a7 and b1–b7.",
@@ -282,6 +350,27 @@ LESSONS = (
                  "b 列有自己的石池：雖然 a 列也有王冠，b 列的王冠仍然可以用。"),
             Text("That is legal, but it does not place a stone on line b.", "這步合法，但沒有在 b 列放石頭。"),
             goal=_placed_on_b, example="place crown b3"),),
+        variant="two-lines",
+    ),
+    Lesson(
+        "two-lines-boast", Text("Two lines: swaps and boasts", "兩條石列：交換與誇口"),
+        Text("A swap stays within one line: a stone never changes lines. A boast covers the face-down stones of "
+             "both lines, proven from left to right, line a before line b. You remember both face-down stones: "
+             "each is a scale.",
+             "交換只在同一條石列內進行：石頭不會換到另一列。誇口涵蓋兩條石列所有背面的石頭，證明時由左到右，"
+             "先 a 列再 b 列。你記得兩顆背面的石頭：都是天秤。"),
+        ("two-lines-scope",), "tellstones",
+        table(",,,-scale,knight,,", ",,crown,-scale,,,", variant="two-lines"),
+        (Step(Text("Swapping a4 with b4 is not allowed (try it). Boast.", "不能把 a4 和 b4 交換（試試看）。誇口。"),
+              Text("Your opponent doubts you: name the face-down stone on a4 first, then the one on b4.",
+                   "對手懷疑你：先說出 a4 背面的石頭，再說 b4 的。"),
+              Text("That is legal, but it is not a boast.", "這步合法，但不是誇口。"),
+              accept=("boast",), refused=("swap a4 b4",), replies=("doubt",)),
+         Step(Text("Name the stone on a4.", "說出 a4 的石頭。"), Text("Right: line b next.", "對了：接著是 b 列。"),
+              REMEMBER, accept=("name scale",)),
+         Step(Text("Name the stone on b4.", "說出 b4 的石頭。"),
+              Text("Both lines proven: you win at once.", "兩條石列都證明了：你立即獲勝。"),
+              REMEMBER, accept=("name scale",))),
         variant="two-lines",
     ),
 )
