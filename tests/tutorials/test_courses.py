@@ -136,11 +136,10 @@ def test_lesson_plays_through_on_the_engine(tutorial: Course, lesson: Lesson) ->
         for move in step.accept:
             assert move in legal, f"step {number}: accepted {move} is not legal (or not canonical)"
             assert judge(lesson, moves, move).kind == "correct"
-        for move in step.refused:  # (by the rules, or by the notation: a swap across two lines is no swap)
+        for move in step.refused:
             verdict = judge(lesson, moves, move)
-            assert verdict.kind == "illegal" and verdict.reason, \
+            assert verdict.kind == "illegal" and verdict.reason and verdict.reason.startswith("illegal move"), \
                 f"step {number}: {move} should be refused by the engine, got {verdict}"
-            assert verdict.reason.startswith(("illegal move", "cannot read")), verdict.reason
         for move in step.why:
             assert move in legal and judge(lesson, moves, move).kind == "wrong"
         verdict = judge(lesson, moves, step.solution)

@@ -365,7 +365,7 @@ LESSONS = (
               Text("Your opponent doubts you: name the face-down stone on a4 first, then the one on b4.",
                    "對手懷疑你：先說出 a4 背面的石頭，再說 b4 的。"),
               Text("That is legal, but it is not a boast.", "這步合法，但不是誇口。"),
-              accept=("boast",), refused=("swap a4 b4",), replies=("doubt",)),
+              accept=("boast",), replies=("doubt",)),
          Step(Text("Name the stone on a4.", "說出 a4 的石頭。"), Text("Right: line b next.", "對了：接著是 b 列。"),
               REMEMBER, accept=("name scale",)),
          Step(Text("Name the stone on b4.", "說出 b4 的石頭。"),
