@@ -19,6 +19,7 @@ RULES = {
     "jump-adjacent": Text("Adjacent-only jumps (option jump=adjacent)", "只能跳過相鄰棋子（jump=adjacent 選項）"),
     "chain": Text("Chains of jumps in one move", "一步中連續跳躍"),
     "step-no-jump": Text("A step never combines with jumps", "走一步不能和跳躍合併"),
+    "no-return": Text("A move that ends where it started is not a move", "回到起點的一步不算一步"),
     "chain-off": Text("One jump per move (option chain=false)", "每步只能跳一次（chain=false 選項）"),
     "other-corners": Text("Points that are neither home nor target (option other_corners)",
                           "既非己方家也非目標的角（other_corners 選項）"),
@@ -149,17 +150,19 @@ LESSONS = (
         Text("After a jump the same piece may jump again, as often as it can, and stop on any landing. The move "
              "is written from where it starts to where it stops.",
              "跳一次之後，同一顆棋子可以繼續跳，能跳幾次就跳幾次，並可停在任一落點。記法只寫起點和終點。"),
-        ("chain", "step-no-jump"), "chinese-checkers",
+        ("chain", "step-no-jump", "no-return"), "chinese-checkers",
         race("a1 b1 b2 c1 c2 c3 d1 d3 d4 i5", "n3 n4 o1 o2 o3 p1 p2 q1 j6 l8"),
         (Step(
             Text("Jump from i5 over j6 to k7, and on over l8 to m9, in one move (click i5, then the dot on m9; "
                  "or type i5-m9). A step never combines with jumps: stepping to i6 and jumping j6 from there to "
-                 "k6 is no move (try i5-k6).",
+                 "k6 is no move (try i5-k6). Nor is a chain that comes back to where it started, such as i5 over "
+                 "j6 to k7 and back over j6 to i5 (try i5-i5).",
                  "一步之內從 i5 跳過 j6 到 k7，再跳過 l8 到 m9（點 i5，再點 m9 的圓點；或輸入 i5-m9）。"
-                 "走一步不能和跳躍合併：先走到 i6 再從那裡跳過 j6 到 k6 不算一步（試試 i5-k6）。"),
+                 "走一步不能和跳躍合併：先走到 i6 再從那裡跳過 j6 到 k6 不算一步（試試 i5-k6）。"
+                 "回到起點的連跳也不算，例如 i5 跳過 j6 到 k7 再跳回 i5（試試 i5-i5）。"),
             Text("Two jumps in one move: i5, k7, m9.", "一步連跳兩次：i5、k7、m9。"),
             Text("That is legal, but it does not end on m9.", "這步合法，但沒有停在 m9。"),
-            accept=("i5-m9",), refused=("i5-k6",),
+            accept=("i5-m9",), refused=("i5-k6", "i5-i5"),
             why={"i5-k7": Text("You stopped after the first jump: the chain could go on to m9.",
                                "你跳第一次就停了：還可以繼續跳到 m9。")}),),
     ),
