@@ -84,6 +84,22 @@ def test_every_option_of_the_docs_page_is_a_rule_or_said_to_be_untaught(tutorial
                        for lesson in lessons), f"{rule}: no lesson is played with {option}={value}"
 
 
+def test_every_numbered_decision_of_a_docs_page_is_cited_by_its_rule_index() -> None:
+    """Read from the pages' own "Decisions" lists (Kelighine's contract decisions): each numbered
+    decision is a rule of play, so some rule of the index cites it ("Decision N") or the Not
+    taught line does."""
+    checked = []
+    for tutorial in courses():
+        text = (DOCS / DOC_PAGES[tutorial.game]).read_text(encoding="utf-8")
+        if "\n## Decisions\n" not in text:
+            continue
+        numbers = re.findall(r"^(\d+)\. \*\*", page_section(tutorial.game, "Decisions"), flags=re.MULTILINE)
+        cited = set(re.findall(r"Decision (\d+)", page_section(tutorial.game, "Rule index")))
+        assert numbers and set(numbers) - cited == set(), f"{tutorial.game}: decisions the rule index does not cite"
+        checked.append(tutorial.game)
+    assert checked == ["kelighine"]
+
+
 TUTORIALS_DOC = DOCS.parent / "tutorials.md"
 
 

@@ -98,3 +98,9 @@ def test_a_first_card_that_leaves_the_second_die_nowhere_is_refused() -> None:
     for first in ("wood5@a2", "wood5@b1"):
         at = replay(lesson, [first])
         assert len(at.game.legal_texts(at.state)) == 1
+
+
+def test_back_from_a_corner_lands_where_the_lesson_says() -> None:
+    at = replay(course("kelighine").lesson("corner-back"), ["F-3"])
+    cells = [(p["player"], p["cell"]) for p in at.game.view(at.state, 0)["pieces"]]
+    assert (0, "A6") in cells and (1, "E") in cells

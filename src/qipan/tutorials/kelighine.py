@@ -35,6 +35,7 @@ RULES = {
     "v2-own-push": Text("Version 2: pushes apply to your own pieces too", "第二版：自己的棋子也會被排擠"),
     "v2-clockwise": Text("Version 2: clockwise in completed rings", "第二版：已完成的環可以順時針走"),
     "v2-reserve": Text("Version 2: the reserve, and doubles bring a piece in", "第二版：預備區，擲出對子時帶一顆進場"),
+    "v2-entry-coin": Text("Version 2: bringing a piece in never needs a coin", "第二版：棋子進場不需要硬幣"),
     "v2-start-cells": Text("Version 2: start cells are waiting areas for their owner's pieces",
                            "第二版：起點是主人棋子的等候區"),
     "v2-double-one": Text("Version 2: double 1 (four 1s, reroll, or two 1s)", "第二版：雙一（四個一、重擲或兩個一）"),
@@ -319,6 +320,24 @@ LESSONS = (
         options=V2,
     ),
     Lesson(
+        "corner-back", Text("Version 2: back from a corner", "第二版：從角落往回走"),
+        Text("A piece on a corner or start cell between A(k) and A(k+1) that moves back r cells goes to A(k+1−r), "
+             "and only once its A lap is complete. Your piece on the corner F (between A8 and A9) has completed "
+             "lap A; the one on D has not.",
+             "位於 A(k) 與 A(k+1) 之間的角落或起點上的棋子往回走 r 格，會到 A(k+1−r)，而且要先完成 A 環一圈才行。"
+             "你在角落 F（A8 與 A9 之間）的棋子已完成 A 環一圈；D 上的還沒有。"),
+        ("v2-clockwise",), "kelighine",
+        rolled([piece("F", 49, 1), piece("D", 33), RESERVE_1], [piece("A6", 44, 1), RESERVE_2, piece("H", 21)],
+               (1, 3), version=2),
+        (Step(Text("D cannot go back yet (try D-1). Move F back 3, onto player 2's piece on A6 (F-3).",
+                   "D 還不能往回走（試試 D-1）。把 F 往回走 3 格，走到玩家 2 在 A6 的棋子上（F-3）。"),
+              Text("From F, 3 back is A6 (A8 is the first cell back): player 2's piece was pushed to the corner E.",
+                   "從 F 往回 3 格是 A6（往回的第一格是 A8）：玩家 2 的棋子被擠到角落 E。"),
+              Text("That is legal, but it does not go back from F onto A6.", "這步合法，但不是從 F 往回走到 A6。"),
+              accept=("F-3",), refused=("D-1",)),),
+        options=V2,
+    ),
+    Lesson(
         "doubles", Text("Version 2: doubles and the reserve", "第二版：對子與預備區"),
         Text("In version 2 each player has three pieces: one starts on the start cell, two wait in reserve. A "
              "double brings a reserve piece in. A double 1 is special: take it as four 1s, reroll, or keep two "
@@ -335,6 +354,25 @@ LESSONS = (
                    "對子把第二顆棋子從預備區帶到 I，就在第一顆旁邊：起點是等候區，主人的棋子可以任意多顆待在那裡，"
                    "其他棋子不能進入，也不會被排擠。"),
               Text("Keep the double 1 as two 1s this time.", "這次請保留為兩個一。"), accept=("ones:two",)),),
+        options=V2,
+    ),
+    Lesson(
+        "entry-no-coin", Text("Version 2: no coin to come in", "第二版：進場不需硬幣"),
+        Text("Both your coins are in use: one piece is on its B lap, the other on its C lap. Bringing a reserve "
+             "piece in never needs a coin: ring A has none.",
+             "你的兩枚硬幣都在用：一顆棋子正在繞 B 環，另一顆正在繞 C 環。把預備棋子帶進場從不需要硬幣："
+             "A 環沒有硬幣。"),
+        ("v2-entry-coin",), "kelighine",
+        rolled([piece("B2", 44, 1, "B2"), piece("C3", 44, 2, "C3"), RESERVE_1],
+               [piece("H", 21), RESERVE_2, RESERVE_2], (1, 1), version=2, ones=True),
+        (Step(Text("You rolled a double 1. Settle it, as four 1s or as two 1s.",
+                   "你擲出雙一。決定它：當作四個一或兩個一。"),
+              Text("Once the double was settled, your last reserve piece came in on I, without a coin.",
+                   "雙一決定之後，你最後一顆預備棋子進到 I，不需要硬幣。"),
+              Text("A reroll settles nothing yet: take the double 1 as four 1s or two 1s, and see the reserve piece "
+                   "come in.",
+                   "重擲還沒有決定任何事：把雙一當作四個一或兩個一，看預備棋子進場。"),
+              accept=("ones:four", "ones:two")),),
         options=V2,
     ),
     Lesson(
