@@ -144,12 +144,19 @@ def test_the_rules_page_draws_the_range_table(open_page: OpenPage, server: Any, 
     expect(tables.locator("li")).to_have_count(8)
     counts = [tables.locator("li").nth(i).locator(".sk-range > span.sk-on").count() for i in range(8)]
     assert counts == [1, 2, 3, 4, 4, 6, 5, 8]
+    expect(tables.locator(".sk-range").nth(2)).to_have_attribute("aria-label", "range 3: front, left and right")
+    expect(tables.locator(".sk-range").nth(4)).to_have_attribute(
+        "aria-label", "range 5: front left, front right, back left and back right")
     expect(page.locator(".sk-custom")).to_be_hidden()
     page.goto(server.base + "/static/rules/shengke.html?ranges=8/8/8/8/8/8/8/12346789")
     expect(page.locator(".sk-custom")).to_contain_text("8/8/8/8/8/8/8/12346789")
     counts = [tables.locator("li").nth(i).locator(".sk-range > span.sk-on").count() for i in range(8)]
     assert counts == [1] * 7 + [8]
     shots(page, "shengke-rules-ranges")
+    page.evaluate("localStorage.setItem('qipan.lang', 'zh-Hant')")
+    page.reload()
+    expect(tables.locator(".sk-range").nth(7)).to_have_attribute("aria-label",
+                                                                 "範圍 8：左前、前、右前、左、右、左後、後、右後")
     # A game's page links to its own table.
     created = server.api("POST", "/api/games", {"game": "shengke", "options": {"ranges": "8/8/8/8/8/8/8/12346789"}})
     game = open_page(server.base + created["url"])

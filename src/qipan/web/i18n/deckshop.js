@@ -38,6 +38,9 @@ export default {
     "deck.badLink": "That is not an invitation link (it looks like …/play/GAME#invite=CODE).",
     "deck.rulesLink": "Rules of Sheng-Ke", "deck.link": "Build your own deck in the deck workshop.",
     "deck.yours": "Your deck", "deck.builtIn": "the built-in deck",
+    "deck.rangeLabel": "range {n}: {cells}", "deck.comma": ", ", "deck.and": " and ",
+    "deck.cell7": "front left", "deck.cell8": "front", "deck.cell9": "front right", "deck.cell4": "left", "deck.cell6": "right",
+    "deck.cell1": "back left", "deck.cell2": "back", "deck.cell3": "back right",
   },
   "zh-Hant": {
     "deck.title": "生剋棋牌組工坊", "deck.intro": "打造一副 25 張的牌組：每種屬性 5 張，每個入、出數字都在 1 到 8 之間，入數字合計剛好 100，出數字也是。輸入時即時檢查每條規則，範圍也隨著編輯畫出來。",
@@ -76,5 +79,8 @@ export default {
     "deck.badLink": "這不是邀請連結（邀請連結的樣子是 …/play/棋局#invite=代碼）。",
     "deck.rulesLink": "生剋棋規則", "deck.link": "到牌組工坊打造你自己的牌組。",
     "deck.yours": "你的牌組", "deck.builtIn": "內建牌組",
+    "deck.rangeLabel": "範圍 {n}：{cells}", "deck.comma": "、", "deck.and": "、",
+    "deck.cell7": "左前", "deck.cell8": "前", "deck.cell9": "右前", "deck.cell4": "左", "deck.cell6": "右",
+    "deck.cell1": "左後", "deck.cell2": "後", "deck.cell3": "右後",
   },
 };

@@ -1,6 +1,7 @@
 // Sheng-Ke's range table in the browser: the text form of the game option ``ranges`` (read by the
 // same rules as qipan.games.shengke.elements.parse_ranges) and a range drawn as a 3×3 grid.
 import { h } from "./dom.js";
+import WORDS from "../i18n/deckshop.js";
 
 /** The documented table (docs/games/shengke.md): ranges 1..8, each its cells as keypad digits. */
 export const DEFAULT_RANGES = "8/46/846/8246/7913/789123/47896/78946123";
@@ -15,6 +16,14 @@ export function parseRanges(text) {
   if (groups.length !== 8) return null;
   const fine = groups.every((g) => /^[12346789]{1,8}$/.test(g) && new Set(g).size === g.length);
   return fine ? groups : null;
+}
+
+/** Range ``number`` with ``cells`` in words of ``language`` ("en", "zh-Hant"): "range 3: front, left and right". */
+export function rangeLabel(number, cells, language = "en") {
+  const words = WORDS[language] || WORDS.en;
+  const names = [...KEYPAD].filter((key) => key !== "5" && cells.includes(key)).map((key) => words[`deck.cell${key}`]);
+  const listed = names.length > 1 ? `${names.slice(0, -1).join(words["deck.comma"])}${words["deck.and"]}${names.at(-1)}` : names.join("");
+  return words["deck.rangeLabel"].replace("{n}", String(number)).replace("{cells}", listed);
 }
 
 /** Range ``cells`` (keypad digits) as a 3×3 grid, front row on top. */
