@@ -41,19 +41,19 @@ def test_a_deck_built_in_the_browser_is_played_against_the_ai(open_page: OpenPag
     expect(grid).to_have_count(4)
     page.fill("#card-0-in", "5")
     assert page.locator("#card-0-in-range .sk-range").get_attribute("aria-label") == "in range 5"
-    expect(page.locator("#deck-problems")).to_contain_text("The in numbers add up to 101; they must add up to "
-                                                           "exactly 100.")
+    expect(page.locator("#deck-problems")).to_contain_text("the in numbers add up to 101; they must add up to "
+                                                           "exactly 100")
     expect(page.locator("#deck-play")).to_be_disabled()
     page.fill("#card-1-in", "2")  # 101 - 1: legal again
     page.fill("#card-0-name", "青雲龍")
     page.fill("#card-0-id", "sky1")
     page.select_option("#card-0-element", "fire")
-    expect(page.locator("#deck-problems")).to_contain_text("The deck has 4 木 wood cards; it needs exactly 5.")
-    expect(page.locator("#deck-problems")).to_contain_text("The deck has 6 火 fire cards; it needs exactly 5.")
+    expect(page.locator("#deck-problems")).to_contain_text("the deck has 4 wood cards; it needs exactly 5")
+    expect(page.locator("#deck-problems")).to_contain_text("the deck has 6 fire cards; it needs exactly 5")
     page.select_option("#card-0-element", "wood")
     page.fill("#card-3-out", "9")
     expect(page.locator("#card-3-out")).to_have_attribute("aria-invalid", "true")
-    expect(page.locator("#deck-problems")).to_contain_text("Card 4: the out number must be a whole number from 1 to 8.")
+    expect(page.locator("#deck-problems")).to_contain_text("card 4 (wood4): out number 9 is outside 1..8")
     page.fill("#card-3-out", "2")
     page.fill("#deck-name", "my sky deck")
     expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
@@ -111,9 +111,7 @@ def test_files_are_imported_with_their_problems_or_refused(open_page: OpenPage, 
                                    "the in numbers add up to 96; they must add up to exactly 100"]
     page.set_input_files("#deck-import", str(bad))
     expect(page.locator("#deck-file-note")).to_have_text("Read “五行 default”.")
-    expect(page.locator("#deck-problems li")).to_have_text([
-        "Card 1: the in number must be a whole number from 1 to 8.",
-        "The in numbers add up to 96; they must add up to exactly 100."])
+    expect(page.locator("#deck-problems li")).to_have_text(deck_problems(data))
     expect(page.locator("#card-0-in")).to_have_attribute("aria-invalid", "true")
     garbage = tmp_path / "garbage.json"
     garbage.write_text('{"cards": 7}', encoding="utf-8")
@@ -121,6 +119,62 @@ def test_files_are_imported_with_their_problems_or_refused(open_page: OpenPage, 
     expect(page.locator("#deck-file-note")).to_have_text("That file holds no deck: it needs a list 'cards' of tables "
                                                          "with id, name, element, in and out.")
     assert page.input_value("#card-0-in") == "9"  # the deck shown is unchanged
+
+
+def illegal_decks() -> list[Any]:
+    """Decks with every kind of problem deck_problems names, one or several per deck."""
+    def deck(**changes: Any) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(deck_json(default_deck()))
+        for number, fields in changes.items():
+            card = data["cards"][int(number[1:]) - 1]
+            for key, value in fields.items():
+                if value is None:
+                    del card[key]
+                else:
+                    card[key] = value
+        return data
+
+    wrong_count = deck()
+    del wrong_count["cards"][24]
+    wrong_count["cards"][3] = 7
+    named = deck()
+    named["name"] = "x" * 41
+    unnamed = deck(c1={"in": 4.5})
+    del unnamed["name"]
+    return [
+        deck(c1={"in": 9}, c3={"out": ""}, c4={"out": 0}),
+        deck(c2={"id": "bad id!"}, c5={"id": "WOOD1"}, c7={"id": "x" * 300, "in": True}),
+        deck(c4={"in": None, "name": None}, c6={"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}, c7={"zz": "1"}),
+        deck(c8={"name": "青\u200b龍"}, c9={"name": "名" * 25}, c10={"element": "stone"}, c11={"element": " Fire "}),
+        deck(c12={"name": "  ", "element": "it's \"odd\"\n", "out": "3"}),
+        wrong_count, named, unnamed, {"name": "", "cards": "none"},
+    ]
+
+
+def test_the_live_problems_are_the_messages_of_deck_check(open_page: OpenPage, server: Any) -> None:
+    decks = illegal_decks()
+    page = open_page(server.base + WORKSHOP)
+    expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
+    shown = page.evaluate("""async (decks) => {
+      const { deckProblems, problemText } = await import("/static/js/deckfile.js");
+      const words = (await import("/static/i18n/deckshop.js")).default;
+      return decks.map((deck) => ["en", "zh-Hant"].map((language) =>
+        deckProblems(deck).problems.map((problem) => problemText(problem, words[language]))));
+    }""", decks)
+    for deck, (english, chinese) in zip(decks, shown, strict=True):
+        assert english == deck_problems(deck)
+        assert len(chinese) == len(english) and all("{" not in text and "undefined" not in text for text in chinese)
+        assert not set(chinese) & set(english)
+    # The marks: the fields of a problem's card are marked in the editor.
+    page.fill("#card-4-id", "WOOD1")
+    page.fill("#card-5-in", "")
+    expect(page.locator("#deck-problems li")).to_have_text([
+        "card 5 (WOOD1): duplicate id (card 1 has it too)",
+        "card 6 (fire1): in number '' must be a whole number from 1 to 8",
+        "the in numbers add up to 97; they must add up to exactly 100"])
+    expect(page.locator("#card-4-id")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#card-5-in")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#card-5-out")).not_to_have_attribute("aria-invalid", "true")
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
@@ -132,7 +186,7 @@ def test_chinese_and_phone(open_page: OpenPage, server: Any, shots: Any, size: s
     expect(page.locator("h1")).to_have_text("生剋棋牌組工坊")
     expect(page.locator("#deck-problems")).to_have_text("合法的牌組。")
     page.fill("#card-2-in", "")
-    expect(page.locator("#deck-problems")).to_contain_text("第 3 張：入數字須為 1 到 8 的整數。")
+    expect(page.locator("#deck-problems")).to_contain_text("第 3 張（wood3）：入數字 '' 須為 1 到 8 的整數")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     shots(page, f"deckshop-zh-{size}")
 
@@ -208,3 +262,4 @@ def test_a_saved_deck_is_chosen_in_the_lobby_against_the_ai(open_page: OpenPage,
     summary = server.api("GET", "/api/games/" + href.split("/play/")[1].split("#")[0])
     assert json.loads(summary["options"]["deck_0"])["cards"][0]["name"] == "大廳龍"
     assert summary["options"]["deck_1"] == "default" and summary["seats"][1]["kind"] == "ai"
+

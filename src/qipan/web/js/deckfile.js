@@ -1,6 +1,7 @@
 // Sheng-Ke deck files in the browser: reading the JSON and TOML files `qipan deck` reads, writing
-// them back, and checking a deck by the rules of qipan.games.shengke.cards.deck_problems (the
-// server checks again, with the messages of `qipan deck check`; these drive the live marks).
+// them back, and checking a deck by the rules of qipan.games.shengke.cards.deck_problems, with its
+// messages (those of `qipan deck check`; tests/e2e/test_deckshop.py compares the two). The server
+// checks again.
 
 export const ELEMENTS = ["wood", "fire", "earth", "metal", "water"];
 export const GLYPHS = ["木", "火", "土", "金", "水"];
@@ -31,42 +32,115 @@ function fineText(value, longest) {
     && !INVISIBLE.test(value);
 }
 
-/** Every problem of ``deck`` ({name, cards}), each {key, vars, card?, field?}: a string key of
- * i18n/deckshop.js with its placeholders, and the card (index from 0) and field it marks. */
+const FIELDS = ["id", "name", "element", "in", "out"];
+const MAX_NAMED = 3;
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+/** Python's repr() of a string. */
+function pythonRepr(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  const escapes = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", [quote]: `\\${quote}` };
+  const hex = (code, digits) => code.toString(16).padStart(digits, "0");
+  const body = [...text].map((ch) => {
+    if (ch in escapes) return escapes[ch];
+    if (ch === " " || !UNPRINTABLE.test(ch)) return ch;
+    const code = ch.codePointAt(0);
+    return code < 0x100 ? `\\x${hex(code, 2)}` : code < 0x10000 ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`;
+  });
+  return `${quote}${body.join("")}${quote}`;
+}
+
+/** A value of a deck as qipan.core.errors.brief shows it in a problem: repr() cut to ``limit``. */
+export function brief(value, limit = 40) {
+  let text;
+  if (typeof value === "string") {
+    const chars = [...value];
+    if (chars.length > 4 * limit) {
+      return `${[...pythonRepr(chars.slice(0, 2 * limit).join(""))].slice(0, limit - 8).join("")}… (more than ${2 * limit} characters)`;
+    }
+    text = pythonRepr(value);
+  } else if (typeof value === "boolean") text = value ? "True" : "False";
+  else if (value === null) text = "None";
+  else text = String(typeof value === "number" ? value : JSON.stringify(value));
+  const chars = [...text];
+  return chars.length <= limit ? text : `${chars.slice(0, limit - 8).join("")}… (${chars.length} characters)`;
+}
+
+/** Every problem of ``deck`` ({name, cards}) by the rules and in the order of
+ * qipan.games.shengke.cards.deck_problems, each {key, vars, card, fields}: a key of
+ * i18n/deckshop.js with its values (see problemText), the card (index from 0) and the fields it
+ * marks. A field that is undefined is missing (JSON leaves it out). */
 export function deckProblems(deck) {
   const problems = [];
-  const add = (key, vars = {}, card = null, field = null) => problems.push({ key, vars, card, field });
-  if (deck.name !== undefined && !fineText(deck.name, MAX_DECK_NAME)) add("deck.p.deckName", { n: MAX_DECK_NAME }, null, "name");
-  const cards = deck.cards;
-  if (cards.length !== DECK_SIZE) add("deck.p.count", { n: cards.length });
+  const add = (key, vars = {}, card = null, fields = []) => problems.push({ key, vars, card, fields });
   const counts = [0, 0, 0, 0, 0];
   const sums = { in: 0, out: 0 };
+  if (!fineText(deck.name === undefined ? "deck" : deck.name, MAX_DECK_NAME)) add("deck.p.deckName", { n: MAX_DECK_NAME }, null, ["name"]);
+  const cards = deck.cards;
+  if (!Array.isArray(cards)) {
+    add("deck.p.noCards");
+    return { problems, counts, sums };
+  }
+  if (cards.length !== DECK_SIZE) add("deck.p.count", { n: cards.length });
   const seen = new Map();
   cards.forEach((card, i) => {
-    const n = i + 1;
-    if (!ID.test(String(card.id ?? "")) || typeof card.id !== "string") add("deck.p.id", { n }, i, "id");
-    else {
-      const key = card.id.toLowerCase();
-      if (seen.has(key)) add("deck.p.duplicate", { n, m: seen.get(key) }, i, "id");
-      else seen.set(key, n);
+    let where = { n: i + 1 };
+    if (!card || typeof card !== "object" || Array.isArray(card)) {
+      add("deck.p.notTable", { where }, i);
+      return;
     }
-    if (!fineText(card.name, MAX_CARD_NAME)) add("deck.p.name", { n, most: MAX_CARD_NAME }, i, "name");
-    const element = elementIndex(card.element);
-    if (element < 0) add("deck.p.element", { n }, i, "element");
-    else counts[element] += 1;
+    const has = (key) => Object.hasOwn(card, key) && card[key] !== undefined;
+    if (has("id")) {
+      if (typeof card.id !== "string" || !ID.test(card.id)) add("deck.p.id", { where, value: card.id }, i, ["id"]);
+      else {
+        where = { n: i + 1, id: card.id };
+        const key = card.id.toLowerCase();
+        if (seen.has(key)) add("deck.p.duplicate", { where, m: seen.get(key) }, i, ["id"]);
+        else seen.set(key, i + 1);
+      }
+    }
+    const missing = FIELDS.filter((key) => !has(key));
+    if (missing.length) add("deck.p.lacks", { where, missing }, i, missing);
+    const unknown = Object.keys(card).filter((key) => has(key) && !FIELDS.includes(key)).sort();
+    if (unknown.length) add(unknown.length > MAX_NAMED ? "deck.p.unknownMore" : "deck.p.unknown", { where, unknown }, i);
+    if (has("name") && !fineText(card.name, MAX_CARD_NAME)) add("deck.p.name", { where, most: MAX_CARD_NAME }, i, ["name"]);
+    if (has("element")) {
+      const element = elementIndex(card.element);
+      if (element < 0) add("deck.p.element", { where, value: card.element }, i, ["element"]);
+      else counts[element] += 1;
+    }
     for (const field of ["in", "out"]) {
+      if (!has(field)) continue;
       const value = card[field];
-      if (Number.isInteger(value) && value >= 1 && value <= 8) sums[field] += value;
-      else add(field === "in" ? "deck.p.in" : "deck.p.out", { n }, i, field);
+      if (typeof value !== "number" || !Number.isInteger(value)) add("deck.p.notWhole", { where, field, value }, i, [field]);
+      else if (value < 1 || value > 8) add("deck.p.outside", { where, field, value }, i, [field]);
+      else sums[field] += value;
     }
   });
   counts.forEach((count, e) => {
     if (count !== PER_ELEMENT) add("deck.p.perElement", { element: e, n: count });
   });
   for (const field of ["in", "out"]) {
-    if (sums[field] !== RANGE_SUM) add(field === "in" ? "deck.p.inSum" : "deck.p.outSum", { n: sums[field] }, null, field);
+    if (sums[field] !== RANGE_SUM) add("deck.p.sum", { field, n: sums[field] }, null, [field]);
   }
   return { problems, counts, sums };
+}
+
+/** A problem of deckProblems in ``words`` (a language of i18n/deckshop.js): in English, exactly
+ * the message of `qipan deck check`. */
+export function problemText({ key, vars }, words) {
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+  const values = { ...vars };
+  if (vars.where) values.where = fill(words[vars.where.id === undefined ? "deck.where" : "deck.whereId"], vars.where);
+  if ("value" in vars) values.value = brief(vars.value);
+  if (vars.field) values.field = words[`deck.f.${vars.field}`];
+  if ("element" in vars) values.element = words["deck.elements"].split(",")[vars.element];
+  if (vars.missing) values.missing = vars.missing.join(words["deck.comma"]);
+  if (vars.unknown) {
+    values.named = vars.unknown.slice(0, MAX_NAMED).map((name) => brief(name)).join(words["deck.comma"]);
+    values.more = vars.unknown.length - MAX_NAMED;
+  }
+  return fill(words[key], values);
 }
 
 /** A deck as the deck files hold it (numbers kept as typed when they are not whole numbers). */
@@ -170,13 +244,12 @@ export function readDeck(text, toml) {
   if (data.cards.length > 100 || data.cards.some((c) => !c || typeof c !== "object" || Array.isArray(c))) {
     return { error: "deck.e.noCards", vars: {} };
   }
-  const field = (v) => (typeof v === "string" || typeof v === "number" ? v : "");
+  // A missing field stays missing (its problem says so); a value that is neither text nor a number is blank.
+  const field = (v) => (v === undefined || typeof v === "string" || typeof v === "number" ? v : "");
   return {
     deck: {
       name: typeof data.name === "string" ? data.name : "deck",
-      cards: data.cards.map((c) => ({
-        id: field(c.id), name: field(c.name), element: field(c.element), in: field(c.in), out: field(c.out),
-      })),
+      cards: data.cards.map((c) => Object.fromEntries(FIELDS.map((key) => [key, field(c[key])]))),
     },
   };
 }

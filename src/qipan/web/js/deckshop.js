@@ -6,11 +6,13 @@
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { levelName } from "./gamewords.js";
-import { t, toggleLanguage, translateStatic } from "./i18n.js";
+import { lang, t, toggleLanguage, translateStatic } from "./i18n.js";
+import WORDS from "../i18n/deckshop.js";
 import { keepSeat, parseFragment } from "./seats.js";
 import { DEFAULT_RANGES, parseRanges, rangeGrid } from "./shengke-ranges.js";
 import {
-  deckData, deckJson, deckProblems, deckToml, ELEMENTS, elementIndex, GLYPHS, MAX_FILE, readDeck, SAVED_DECKS, savedDecks,
+  deckData, deckJson, deckProblems, deckToml, ELEMENTS, elementIndex, GLYPHS, MAX_FILE, problemText as deckProblemText,
+  readDeck, SAVED_DECKS, savedDecks,
 } from "./deckfile.js";
 
 const DRAFT = "qipan.shengke.draft";
@@ -24,9 +26,7 @@ function elementLabel(i) {
 }
 
 function problemText(problem) {
-  const vars = { ...problem.vars };
-  if ("element" in vars) vars.element = elementLabel(vars.element);
-  return t(problem.key, vars);
+  return deckProblemText(problem, { ...WORDS.en, ...WORDS[lang] });
 }
 
 function table() {
@@ -155,16 +155,16 @@ function cardRow(card, i) {
   };
   const numberField = (field) => h("span", { class: `deck-num deck-${field}` },
     h("input", { type: "number", min: "1", max: "8", step: "1", inputmode: "numeric", id: `card-${i}-${field}`,
-      value: String(card[field]), "aria-label": label(t(field === "in" ? "deck.colIn" : "deck.colOut")), oninput: edit(field, number) }),
+      value: String(card[field] ?? ""), "aria-label": label(t(field === "in" ? "deck.colIn" : "deck.colOut")), oninput: edit(field, number) }),
     h("span", { class: "deck-grid", id: `card-${i}-${field}-range` }));
   const row = h("div", { class: "deck-card", dataset: { element: String(elementIndex(card.element)) } },
     h("span", { class: "deck-n", text: String(n) }),
     h("select", { id: `card-${i}-element`, "aria-label": label(t("deck.colElement")), onchange: edit("element") },
       h("option", { value: "", text: "—", selected: elementIndex(card.element) < 0 }),
       ELEMENTS.map((name, e) => h("option", { value: name, selected: elementIndex(card.element) === e, text: elementLabel(e) }))),
-    h("input", { id: `card-${i}-id`, value: String(card.id), maxlength: "40", spellcheck: "false", autocomplete: "off",
+    h("input", { id: `card-${i}-id`, value: String(card.id ?? ""), maxlength: "40", spellcheck: "false", autocomplete: "off",
       "aria-label": label(t("deck.colId")), oninput: edit("id") }),
-    h("input", { id: `card-${i}-name`, value: String(card.name), maxlength: "60", "aria-label": label(t("deck.colName")), oninput: edit("name") }),
+    h("input", { id: `card-${i}-name`, value: String(card.name ?? ""), maxlength: "60", "aria-label": label(t("deck.colName")), oninput: edit("name") }),
     numberField("in"), numberField("out"),
     h("button", { type: "button", class: "btn deck-remove", "aria-label": label(t("deck.remove")), text: t("deck.remove"),
       onclick: () => { state.deck.cards.splice(i, 1); renderCards(); changed(); } }));
@@ -201,9 +201,11 @@ function changed() {
   else box.append(h("p", { text: t("deck.problems", { n: problems.length }) }), h("ul", {}, problems.map((p) => h("li", { text: problemText(p) }))));
   for (const node of root.querySelectorAll("[aria-invalid]")) node.removeAttribute("aria-invalid");
   for (const p of problems) {
-    const node = p.card === null ? (p.field === "name" ? document.getElementById("deck-name") : null)
-      : document.getElementById(`card-${p.card}-${p.field}`);
-    if (node) node.setAttribute("aria-invalid", "true");
+    for (const field of p.fields) {
+      const node = p.card === null ? (field === "name" ? document.getElementById("deck-name") : null)
+        : document.getElementById(`card-${p.card}-${field}`);
+      if (node) node.setAttribute("aria-invalid", "true");
+    }
   }
   const play = document.getElementById("deck-play");
   play.disabled = problems.length > 0;
