@@ -2,11 +2,13 @@
 positions expanded.
 
     python benchmarks/puzzle_solvers.py [--only solitaire|capture|eject] [--width 4000] [--long-width 16000]
+        [--bound-nodes 100000]
 
 * solitaire: the ten-piece Chinese Checkers crossing by beam search from both ends, with
   adjacent jumps (the optimum is 27) and with long jumps (the best found, at widths 2000 and
   ``--long-width``),
-  and the exact bidirectional search on the three-piece triangle.
+  the lower bound proved for each (``--bound-nodes``), and the exact bidirectional search on the
+  three-piece triangle.
 * eject: the proof of every shipped Abalone puzzle (smallest N, unique first move).
 * capture: a one-piece finish of 食棋 solitaire from the start, by the default step bounds and
   with one step at most between captures.
@@ -20,7 +22,7 @@ from collections.abc import Callable
 
 from qipan.games.abalone.game import Abalone
 from qipan.puzzles import capture, eject
-from qipan.puzzles.solitaire import Result, Solitaire, crossing, shortest
+from qipan.puzzles.solitaire import Result, Solitaire, crossing, lower_bound, shortest
 
 
 def timed(solve: Callable[[], Result]) -> tuple[Result, float]:
@@ -29,13 +31,24 @@ def timed(solve: Callable[[], Result]) -> tuple[Result, float]:
     return result, time.process_time() - start
 
 
-def solitaire(width: int, long_width: int) -> None:
+def bounds(max_nodes: int) -> None:
+    print(f"proved lower bounds, ten pieces (iterative deepening on wasted moves, {max_nodes} positions)")
+    for jump in ("adjacent", "long"):
+        began = time.process_time()
+        bound = lower_bound(Solitaire(jump=jump), max_nodes=max_nodes)
+        seconds = time.process_time() - began
+        print(f"  jump={jump:8}: at least {bound.moves} moves{' (exact)' if bound.exact else ''}, "
+              f"{bound.nodes} positions, {seconds:.1f} s")
+
+
+def solitaire(width: int, long_width: int, bound_nodes: int) -> None:
     print("Chinese Checkers solitaire (beam search from both ends, ten pieces)")
     for jump, w in (("adjacent", width), ("long", 2000), ("long", long_width)):
         puzzle = Solitaire(jump=jump)
         result, seconds = timed(lambda p=puzzle, w=w: crossing(p, width=w))  # type: ignore[misc]
         assert result.moves is not None and puzzle.replay(result.moves) == puzzle.target
         print(f"  jump={jump:8} width {w:5}: {len(result.moves)} moves, {result.nodes} positions, {seconds:.1f} s")
+    bounds(bound_nodes)
     print("exact bidirectional breadth-first search, three pieces (rows a-b to rows p-q)")
     for jump in ("adjacent", "long"):
         puzzle = Solitaire(rows=2, jump=jump)
@@ -73,9 +86,10 @@ def main() -> None:
     parser.add_argument("--only", choices=("solitaire", "capture", "eject"), default=None)
     parser.add_argument("--width", type=int, default=4000, help="beam width of the adjacent-jump crossing search")
     parser.add_argument("--long-width", type=int, default=16000, help="beam width of the long-jump crossing search")
+    parser.add_argument("--bound-nodes", type=int, default=100_000, help="positions the lower-bound proofs may expand")
     args = parser.parse_args()
     if args.only in (None, "solitaire"):
-        solitaire(args.width, args.long_width)
+        solitaire(args.width, args.long_width, args.bound_nodes)
     if args.only in (None, "capture"):
         shiqi()
     if args.only in (None, "eject"):

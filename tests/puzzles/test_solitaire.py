@@ -10,7 +10,7 @@ import pytest
 from qipan.core.errors import GameError
 from qipan.games.chinese_checkers.moves import Move
 from qipan.puzzles.data import load
-from qipan.puzzles.solitaire import Pieces, Solitaire, crossing, play, rotate, shortest
+from qipan.puzzles.solitaire import Bound, Pieces, Solitaire, crossing, lower_bound, play, rotate, shortest
 
 
 def bfs_distance(puzzle: Solitaire, pieces: Pieces, limit: int) -> int | None:
@@ -102,6 +102,8 @@ def test_exact_solver_matches_bfs_on_three_pieces(seed: int, jump: str) -> None:
     result = shortest(puzzle, position)
     assert result.moves is not None and len(result.moves) == expected
     assert puzzle.replay(result.moves, position) == puzzle.target
+    bound = lower_bound(puzzle, position)
+    assert bound.exact and bound.moves == expected
 
 
 def test_exact_solver_gives_up_at_its_node_limit() -> None:
@@ -120,3 +122,20 @@ def test_beam_search_crosses_with_one_piece_and_the_half_turn_maps_start_to_targ
 def test_a_triangle_has_one_to_four_rows() -> None:
     with pytest.raises(GameError, match="1 to 4 rows"):
         Solitaire(rows=5)
+
+
+def test_the_lower_bound_is_the_optimum_once_a_crossing_that_short_exists() -> None:
+    assert lower_bound(Solitaire(rows=1)).moves == 16 and lower_bound(Solitaire(rows=1)).exact
+    puzzle = Solitaire()
+    position = puzzle.start
+    for move in puzzle.parse(load("crossings.json")["adjacent"]["moves"])[:-3]:
+        position = play(position, move)
+    bound = lower_bound(puzzle, position)
+    assert bound.exact and bound.moves == 3
+
+
+@pytest.mark.parametrize("jump", ["adjacent", "long"])
+def test_the_ten_piece_crossing_takes_more_than_ten_moves(jump: str) -> None:
+    """300 positions prove that no crossing wastes 0, 1 or 2 moves: at least 13 moves."""
+    bound = lower_bound(Solitaire(jump=jump), max_nodes=300)
+    assert bound == Bound(13, False, 300)
