@@ -263,3 +263,84 @@ def test_a_saved_deck_is_chosen_in_the_lobby_against_the_ai(open_page: OpenPage,
     assert json.loads(summary["options"]["deck_0"])["cards"][0]["name"] == "大廳龍"
     assert summary["options"]["deck_1"] == "default" and summary["seats"][1]["kind"] == "ai"
 
+
+def saved_deck(page: Page, name: str, first_card: str) -> str:
+    """Keep a deck in this browser's workshop storage, as the workshop's Save does; its JSON."""
+    data = json.loads(deck_json(default_deck()))
+    data["name"] = name
+    data["cards"][0]["name"] = first_card
+    page.evaluate("(decks) => localStorage.setItem('qipan.shengke.decks', JSON.stringify(decks))", {name: data})
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_an_invited_player_chooses_their_deck_on_the_invitation_page(open_page: OpenPage, server: Any, shots: Any,
+                                                                     size: str) -> None:
+    set_for_them = json.loads(deck_json(default_deck()))
+    set_for_them["name"] = "the creator's pick"
+    created = server.api("POST", "/api/games", {"game": "shengke", "seat": 0,
+                                                "options": {"deck_1": json.dumps(set_for_them)}})
+    link = server.base + next(s["url"] for s in created["seats"] if s["seat"] == 1)
+    width, height = PHONE if size == "phone" else (1280, 800)
+    page = open_page(server.base + WORKSHOP, width=width, height=height)
+    saved_deck(page, "my own deck", "我的龍")
+    page.goto(link)
+    dialog = page.locator("#bring-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#bring-set")).to_contain_text("set this deck for your seat: the creator's pick.")
+    expect(page.locator("#bring-deck option")).to_have_text([
+        "the deck set for your seat: the creator's pick", "the built-in deck", "my own deck"])
+    expect(page.locator("#bring-cancel")).to_have_count(0)  # the invitation is used by taking the seat
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shots(page, f"deckshop-invite-{size}")
+    page.select_option("#bring-deck", "my own deck")
+    page.click("#bring-take")
+    expect(page.locator('.player[data-seat="1"] .tag.you')).to_have_count(1)
+    options = server.api("GET", f"/api/games/{created['id']}")["options"]
+    assert json.loads(options["deck_1"])["cards"][0]["name"] == "我的龍"
+
+
+def test_an_invited_player_keeps_the_deck_set_for_their_seat(open_page: OpenPage, server: Any) -> None:
+    set_for_them = json.loads(deck_json(default_deck()))
+    set_for_them["name"] = "the creator's pick"
+    set_for_them["cards"][0]["name"] = "主人龍"
+    created = server.api("POST", "/api/games", {"game": "shengke", "seat": 0,
+                                                "options": {"deck_1": json.dumps(set_for_them)}})
+    link = server.base + next(s["url"] for s in created["seats"] if s["seat"] == 1)
+    page = open_page(link)  # no saved deck: still told which deck is theirs, and may take the built-in one
+    expect(page.locator("#bring-deck option")).to_have_text([
+        "the deck set for your seat: the creator's pick", "the built-in deck"])
+    page.keyboard.press("Escape")  # the invitation is not given up
+    expect(page.locator("#bring-dialog")).to_be_visible()
+    page.click("#bring-take")
+    expect(page.locator('.player[data-seat="1"] .tag.you')).to_have_count(1)
+    options = server.api("GET", f"/api/games/{created['id']}")["options"]
+    assert json.loads(options["deck_1"])["cards"][0]["name"] == "主人龍"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_joining_from_the_lobby_brings_a_saved_deck(open_page: OpenPage, server: Any, shots: Any, size: str) -> None:
+    created = server.api("POST", "/api/games", {"game": "shengke", "seat": 0, "public": True, "name": "Mei"})
+    width, height = PHONE if size == "phone" else (1280, 800)
+    page = open_page(server.base + "/", width=width, height=height)
+    saved_deck(page, "lobby join deck", "加入龍")
+    page.evaluate("localStorage.setItem('qipan.name', 'Lin')")
+    page.reload()
+    row = page.locator(f'tr[data-id="{created["id"]}"]')
+    row.locator("button.join").click()
+    expect(page.locator("#bring-deck option")).to_have_text([
+        "the deck set for your seat: the built-in deck", "lobby join deck"])
+    expect(page.locator("#bring-set")).to_have_text("Your seat plays the built-in deck, or one you saved in the deck "
+                                                    "workshop.")
+    page.click("#bring-cancel")  # cancelled: no seat taken
+    expect(page.locator("#bring-dialog")).to_have_count(0)
+    assert server.api("GET", f"/api/games/{created['id']}")["seats"][1]["claimed"] is False
+    row.locator("button.join").click()
+    page.select_option("#bring-deck", "lobby join deck")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shots(page, f"deckshop-lobby-join-{size}")
+    page.click("#bring-take")
+    page.wait_for_url(f"**/play/{created['id']}*")
+    expect(page.locator('.player[data-seat="1"] .tag.you')).to_have_count(1)
+    options = server.api("GET", f"/api/games/{created['id']}")["options"]
+    assert json.loads(options["deck_1"])["cards"][0]["name"] == "加入龍"

@@ -37,7 +37,8 @@ export const api = {
   record: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record`),
   replay: (id, ply) => call("GET", `/api/games/${encodeURIComponent(id)}/replay/${ply}`),
   rematch: (id, token, name = null) => call("POST", `/api/games/${encodeURIComponent(id)}/rematch`, named({ token }, name)),
-  join: (id, name, seat = null) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, named(seat === null ? {} : { seat }, name)),
+  join: (id, name, seat = null, options = null) => call("POST", `/api/games/${encodeURIComponent(id)}/join`,
+    named({ ...(seat === null ? {} : { seat }), ...(options ? { options } : {}) }, name)),
   claim: (id, invite, name = null, options = null) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/claim`, named(options ? { invite, options } : { invite }, name)),
   invites: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/invites`, { token }),

@@ -10,6 +10,7 @@ import { followLobby, POLL_MS } from "./lobbyfeed.js";
 import { myGamesPanel, resultLine } from "./mygames.js";
 import { currentName, nameToPlay, offerNameOn } from "./names.js";
 import { defaultSeat, keepSeat } from "./seats.js";
+import { chooseDeck, freeSeats } from "./deckchoice.js";
 import { puzzlePanel } from "./puzzle.js";
 import { learnPanel } from "./tutorial.js";
 
@@ -185,11 +186,22 @@ async function join(g, seat, button) {
   if (!name) return;
   button.disabled = true;
   try {
-    const claimed = await api.join(g.id, name, seat);
+    const options = g.game === "shengke" ? await deckToBring(g.id, seat) : {};
+    if (options === null) {
+      button.disabled = false;
+      return;
+    }
+    const claimed = await api.join(g.id, name, seat, options.deck ? options : null);
     keepSeat(g.id, claimed.seat, claimed.token);
     location.assign(`/play/${encodeURIComponent(g.id)}#seat=${claimed.seat}`);
   } catch (err) {
     toast(err.message);
     button.disabled = false;
   }
+}
+
+/** Sheng-Ke: the deck to bring to ``seat`` (null: the first free one) of game ``id``; null if cancelled. */
+async function deckToBring(id, seat) {
+  const info = await api.game(id);
+  return chooseDeck(info, seat === null ? freeSeats(info).slice(0, 1) : [seat]);
 }

@@ -21,6 +21,7 @@ import { openAnalysis } from "./analysisboard.js";
 import { evalText } from "./evaltext.js";
 import { Review, SYMBOL } from "./review.js";
 import { defaultSeat, forgetSeat, held, keepInvites, keepSeat, parseFragment, tokenFor } from "./seats.js";
+import { chooseDeck, freeSeats } from "./deckchoice.js";
 import { GameSocket, helloFor, socketUrl } from "./socket.js";
 import * as sound from "./sound.js";
 
@@ -54,7 +55,7 @@ async function seatFromLink(id, ply) {
   let seat = null;
   if (link.invite) {
     try {
-      const claimed = await api.claim(id, link.invite, currentName());
+      const claimed = await api.claim(id, link.invite, currentName(), await deckToBring(id));
       keepSeat(id, claimed.seat, claimed.token);
       seat = claimed.seat;
     } catch (err) {
@@ -73,6 +74,17 @@ async function seatFromLink(id, ply) {
   if (seat === null) seat = defaultSeat(id);
   history.replaceState(history.state, "", `${location.pathname}${location.search}${fragment(seat, ply)}`);
   return seat;
+}
+
+/** Sheng-Ke: the deck an invited player brings (null: the one set for their seat). The invitation
+ * is for one of the free seats (the link does not say which): the dialog names the deck set for it. */
+async function deckToBring(id) {
+  const info = await api.game(id).catch(() => null);
+  if (info?.game !== "shengke" || info.status === "finished") return null;
+  const free = freeSeats(info);
+  if (!free.length) return null;
+  const chosen = await chooseDeck(info, free, { cancel: false });
+  return chosen?.deck ? chosen : null;
 }
 
 /** A page instead of the board: no such game, or one that cannot be played now. */
