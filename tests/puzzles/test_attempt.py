@@ -9,7 +9,7 @@ import pytest
 from qipan.core.errors import GameError
 from qipan.puzzles.attempt import MAX_MOVE_TEXT, solution, start
 from qipan.puzzles.catalogue import catalogue, find, puzzle_of_the_day
-from qipan.puzzles.eject import shipped
+from qipan.puzzles.eject import shipped, winning_moves
 
 
 def test_the_puzzle_of_the_day_is_fixed_by_the_date_and_goes_round_the_catalogue() -> None:
@@ -92,3 +92,14 @@ def test_a_wrong_first_move_is_refuted_by_the_defender() -> None:
     attempt.play(game.action_text(attempt.state, wrong))
     assert not attempt.done
     assert attempt.hint() == "no forced ejection is left from here"
+
+
+def test_the_defender_resists_as_long_as_it_can() -> None:
+    """After the right first move of an 'eject in 3' every reply loses, but the defender picks one
+    that leaves the attacker two more moves to find, not a blunder that allows a push-off at once."""
+    for puzzle in (p for p in shipped() if p.n == 3):
+        attempt = start(find(puzzle.id))
+        attempt.play(puzzle.solution)
+        assert not attempt.done
+        assert winning_moves(attempt.state, 1) == [], puzzle.id
+        assert winning_moves(attempt.state, 2) != [], puzzle.id

@@ -169,16 +169,23 @@ class Eject(Attempt):
         return board.bit_count()
 
     def _defence(self) -> Any:
-        """A reply after which no ejection is forced any more, if there is one."""
+        """A reply after which no ejection is forced any more, if there is one; otherwise the
+        reply that leaves the attacker the most moves to find (not one that allows a push-off at
+        once)."""
         left = self.entry.par - self.moves
         prover = eject.Prover()
-        replies = list(self.game.legal_actions(self.state))
-        for reply in replies:
+        best, longest = None, 0
+        for reply in self.game.legal_actions(self.state):
             after = self.game.next_state(self.state, reply)
-            own, opp = (after.black, after.white) if after.turn == 0 else (after.white, after.black)
-            if self.game.to_move(after) is None or not prover.forces(own, opp, left):
+            if self.game.to_move(after) is None:
                 return reply
-        return replies[0]
+            own, opp = (after.black, after.white) if after.turn == 0 else (after.white, after.black)
+            needed = next((n for n in range(1, left + 1) if prover.forces(own, opp, n)), left + 1)
+            if needed > left:
+                return reply
+            if needed > longest:
+                best, longest = reply, needed
+        return best
 
     def hint(self) -> str:
         moves = eject.winning_moves(self.state, self.entry.par - self.moves)
