@@ -4,6 +4,7 @@ hostile options and the plot's missing dependency."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -281,3 +282,54 @@ def test_plot_of_a_sweep_over_the_number_of_players(tmp_path: Path) -> None:
               "sweep": {"option": "players", "values": ["4", "3"]}, "points": [point("4", 4), point("3", 3)]}
     write_plot(report, tmp_path / "p.svg")
     assert "<svg" in (tmp_path / "p.svg").read_text(encoding="utf-8")
+
+
+# -- review fixes -------------------------------------------------------------------------------
+
+
+def test_fairest_of_a_sweep_over_the_number_of_players_and_unsorted_values() -> None:
+    # a sweep of players=2,3: only the two-player point has a first player's score; the crossing
+    # is then not defined (it used to end the whole run in a TypeError, the report unwritten)
+    two = {"value": "2", "first": {"score": 0.5, "interval": [0.4, 0.6]},
+           "positions": [{"share": 0.5}, {"share": 0.5}]}
+    three = {"value": "3", "first": None, "positions": [{"share": 0.5}, {"share": 0.25}, {"share": 0.25}]}
+    best = fairest([two, three])
+    assert best is not None and best["value"] == "2" and best["crossing"] is None
+
+    def point(value: str, score: float) -> dict[str, Any]:
+        return {"value": value, "first": {"score": score, "interval": [score - 0.1, score + 0.1]},
+                "positions": [{"share": score}, {"share": 1 - score}]}
+
+    # values given out of order: the crossing is between numeric neighbours (0 and 2), not 4 and 0
+    unsorted = fairest([point("4", 0.8), point("0", 0.3), point("2", 0.6)])
+    assert unsorted is not None and unsorted["crossing"] == pytest.approx(1.33)
+
+
+def test_margin_of_a_single_deal_has_no_interval_and_the_json_is_strict() -> None:
+    results = [game(0, [0, 1], [1.0, -1.0], 2.0), game(1, [1, 0], [1.0, -1.0], -1.0)]
+    report = margin_report(results, paired=True)
+    assert report is not None and report["mean"] == 0.5 and report["interval"] is None
+    json.dumps(report, allow_nan=False)  # no Infinity, which is not JSON
+    seats = seat_report(BalanceSpec("shengke", "easy", starter="first"), results)
+    json.dumps(seats, allow_nan=False)
+
+
+def test_single_deal_prints_no_infinite_interval(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    code, text = cli("shengke", "--level", "random", "--games", "2", "--json", str(out))
+    assert code == 0, text
+    assert "-inf" not in text and "+inf" not in text
+    json.loads(out.read_text(encoding="utf-8"), parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_output_that_is_no_regular_file_is_refused_before_any_game(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / "out.png"
+    if kind == "folder":
+        target.mkdir()
+    else:
+        os.mkfifo(target)  # writing would block until someone reads it
+    for option in ("--json", "--plot"):
+        code, text = cli("shengke", "--level", "random", "--games", "2", option, str(target))
+        assert code == 2, text
+        assert "is not a file" in text and "in every seat" not in text, text  # no game was played

@@ -288,7 +288,8 @@ def seat_report(spec: BalanceSpec, results: list[SeatGame]) -> dict[str, Any]:
 
 def margin_report(results: list[SeatGame], paired: bool) -> dict[str, Any] | None:
     """Mean of the first player's margin before the bonus, with a 95% normal interval (over
-    deals when paired), and how often each margin occurred; None for games without points."""
+    deals when paired; None with a single deal), and how often each margin occurred; None for
+    games without points."""
     margins = [r.margin for r in results if r.margin is not None]
     if len(margins) < 2 or len(margins) < len(results):
         return None
@@ -300,9 +301,12 @@ def margin_report(results: list[SeatGame], paired: bool) -> dict[str, Any] | Non
             deals.setdefault(r.index // 2, []).append(r.margin)
         values = [sum(v) / len(v) for v in deals.values()]
     mean = sum(values) / len(values)
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    interval = None
+    if len(values) > 1:
+        half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+        interval = [round(mean - half, 3), round(mean + half, 3)]
     counts = Counter(int(m) for m in margins)
-    return {"mean": round(mean, 3), "interval": [round(mean - half, 3), round(mean + half, 3)],
+    return {"mean": round(mean, 3), "interval": interval,
             "counts": {str(k): counts[k] for k in sorted(counts)}}
 
 
@@ -327,9 +331,12 @@ def fairest(points: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def _crossing(points: list[dict[str, Any]]) -> float | None:
-    """Where the first player's score passes 50% between two numeric neighbours, or None."""
+    """Where the first player's score first passes 50% between two numeric neighbours (in
+    numeric order), or None (also when some point has more than two players)."""
+    if any(p["first"] is None for p in points):
+        return None
     try:
-        curve = [(float(p["value"]), float(p["first"]["score"]) - 0.5) for p in points]
+        curve = sorted((float(p["value"]), float(p["first"]["score"]) - 0.5) for p in points)
     except ValueError:
         return None
     for (x0, y0), (x1, y1) in itertools.pairwise(curve):

@@ -78,8 +78,8 @@ def seats_table(report: dict[str, Any], point: dict[str, Any]) -> Table:
         notes.append(f"{limit} drawn at the move limit")
     if point["margin"] is not None:
         m = point["margin"]
-        notes.append(f"first player's margin before the bonus {m['mean']:+.2f} ({m['interval'][0]:+.2f}…"
-                     f"{m['interval'][1]:+.2f})")
+        spread = "" if m["interval"] is None else f" ({m['interval'][0]:+.2f}…{m['interval'][1]:+.2f})"
+        notes.append(f"first player's margin before the bonus {m['mean']:+.2f}{spread}")
     table.caption = "; ".join(notes)
     return table
 
@@ -177,8 +177,12 @@ def write_plot(report: dict[str, Any], path: Path) -> None:
 def _check_outputs(json_out: Path | None, plot: Path | None) -> None:
     """Refuse, before any game, output files that could not be written at the end."""
     for path in (json_out, plot):
-        if path is not None and not path.resolve().parent.is_dir():
+        if path is None:
+            continue
+        if not path.resolve().parent.is_dir():
             raise GameError(f"no folder {path.parent} to write {path.name} in")
+        if path.exists() and not path.is_file():  # a folder fails, a FIFO blocks, after every game
+            raise GameError(f"{brief(str(path), 80)} is not a file")
     if plot is not None:
         if plot.suffix.lower() not in PLOT_SUFFIXES:
             kind = plot.suffix or "a file without one"
