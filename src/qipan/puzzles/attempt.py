@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,7 @@ MAX_MOVE_TEXT = 100
 """Longer move text is refused before any parsing."""
 
 
-class Attempt:
+class Attempt(ABC):
     """An attempt at ``entry``: ``game`` and ``state`` are the engine's; ``play`` takes move text."""
 
     def __init__(self, entry: Entry, game: Game[Any, Any], state: Any) -> None:
@@ -55,16 +56,18 @@ class Attempt:
         self.last = self.game.action_text(self.state, move)
         return move
 
+    @abstractmethod
     def play(self, text: str) -> str:
         """Play the move written ``text``; return what happened. GameError (nothing changed) if
         the text is no legal move."""
-        raise NotImplementedError
 
+    @abstractmethod
     def hint(self) -> str:
-        raise NotImplementedError
+        """A next move that keeps the puzzle solvable, in words."""
 
+    @abstractmethod
     def status(self) -> str:
-        raise NotImplementedError
+        """How far the attempt has come, in words."""
 
 
 class Crossing(Attempt):
