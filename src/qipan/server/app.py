@@ -402,6 +402,11 @@ def create_app(
     async def learn_page() -> Response:
         return index()  # the web client's tutorials (js/tutorial.js)
 
+    @app.get("/puzzles", include_in_schema=False)
+    @app.get("/puzzles/{puzzle_id}", include_in_schema=False)
+    async def puzzles_page(puzzle_id: str = "") -> Response:
+        return index()  # the web client's puzzles (js/puzzles.js)
+
     @app.get("/static/{path:path}", include_in_schema=False)
     async def static(path: str) -> Response:
         found = web_file(path)
