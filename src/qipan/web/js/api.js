@@ -51,6 +51,10 @@ export const api = {
   // Tutorials (js/tutorial.js): the courses, and a lesson after its correct moves with a try.
   tutorials: () => call("GET", "/api/tutorials"),
   tutorial: (game, lesson, body) => call("POST", `/api/tutorials/${encodeURIComponent(game)}/${encodeURIComponent(lesson)}`, body),
+  // Puzzles (js/puzzles.js): the catalogue, a puzzle after your moves with a try, a hint.
+  puzzles: () => call("GET", "/api/puzzles"),
+  puzzle: (id, body) => call("POST", `/api/puzzles/${encodeURIComponent(id)}`, body),
+  puzzleHint: (id, body) => call("POST", `/api/puzzles/${encodeURIComponent(id)}/hint`, body),
 };
 
 /** The metadata of one game from /api/meta, or undefined. */

@@ -1,5 +1,5 @@
 // Entry point: picks the page from the URL ("/" lobby, "/play/<id>" a game or its replay,
-// "/analysis" the analysis board, "/learn" the tutorials).
+// "/analysis" the analysis board, "/learn" the tutorials, "/puzzles" the puzzles).
 import { clear, h } from "./dom.js";
 import { t, toggleLanguage, translateStatic } from "./i18n.js";
 import { mountNameButton } from "./names.js";
@@ -20,6 +20,9 @@ async function route() {
     } else if (/^\/learn\/?$/.test(location.pathname)) {
       const { showLearn } = await import("./tutorial.js");
       await showLearn(app);
+    } else if (/^\/puzzles(\/[^/]*)?\/?$/.test(location.pathname)) {
+      const { showPuzzles } = await import("./puzzles.js");
+      await showPuzzles(app);
     } else {
       const { showLobby } = await import("./lobby.js");
       await showLobby(app);
