@@ -149,6 +149,23 @@ def test_restart_and_progress_survive_a_reload(open_page: OpenPage, server: Any)
     expect(page.locator('[data-course="tellstones"] .learn-count')).to_contain_text("0 of")
 
 
+def test_a_lesson_ends_where_the_browser_refuses_to_store(open_page: OpenPage, server: Any) -> None:
+    """Private mode or a full quota makes localStorage.setItem throw: the lesson still ends and
+    offers the next one; only the progress is not remembered."""
+    page = open_page(f"{server.base}/learn")
+    page.context.add_init_script(
+        "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };")
+    lesson = courses()[0].lesson("sumito")
+    page.goto(lesson_url(server, "abalone", "sumito"))
+    page.wait_for_selector("#board svg")
+    play(page, lesson.steps[0].solution)
+    expect(page.locator("#learn-feedback")).to_have_attribute("data-kind", "correct")
+    expect(page.locator("#learn-step")).to_have_text("Lesson complete!")
+    expect(page.locator("#learn-next")).to_be_visible()
+    page.goto(f"{server.base}/learn")
+    expect(page.locator('[data-course="abalone"] li.done')).to_have_count(0)
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_lobby_entry_chinese_and_phone(open_page: OpenPage, server: Any, shots: Any, size: str) -> None:
     width, height = PHONE if size == "phone" else (1280, 800)

@@ -205,6 +205,19 @@ def test_judging_unreadable_and_overlong_tries() -> None:
     assert wrong.kind == "wrong" and wrong.explain is not None and "wrong name" in wrong.explain.en
 
 
+def test_an_unreadable_try_is_quoted_as_the_engine_quotes_it_not_escaped_twice() -> None:
+    """The engine's message already shows the try escaped (a backslash as two); the verdict
+    gives that message as it is, not escaped again (four backslashes, quotes as \\')."""
+    lesson = course("abalone").lesson("sumito")
+    game, state, _ = lesson.start()
+    for text in ("a\\b", "\u00e9\"'x", "a\tb"):
+        with pytest.raises(GameError) as refused:
+            game.parse_action(state, text)
+        verdict = judge(lesson, [], text)
+        assert verdict.kind == "illegal" and verdict.reason == str(refused.value)
+    assert judge(lesson, [], "a\\b").reason.startswith("cannot read move 'a\\\\b':")  # type: ignore[union-attr]
+
+
 def texts(lesson: Lesson) -> list[Text]:
     found = [lesson.title, lesson.intro]
     for step in lesson.steps:

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from qipan.core import CHANCE, GameError, load
-from qipan.core.errors import brief, brief_text
+from qipan.core.errors import brief
 from qipan.core.game import Game
 
 MAX_MOVE = 64
@@ -170,8 +170,8 @@ def _judge(game: Game[Any, Any], step: Step, state: Any, text: str) -> Verdict:
         return Verdict("illegal", state, reason=f"a move is at most {MAX_MOVE} characters")
     try:
         action = game.parse_action(state, text)
-    except GameError as exc:
-        return Verdict("illegal", state, reason=brief_text(str(exc), 200))
+    except GameError as exc:  # (its message already quotes the try, escaped and cut: quote nothing again)
+        return Verdict("illegal", state, reason=_one_line(str(exc), 200))
     except Exception:  # (a parser that trips on odd input still only refuses it)
         return Verdict("illegal", state, reason=f"{brief(text, 40)} is not a move of {game.title}")
     move = game.action_text(state, action)
@@ -184,3 +184,9 @@ def _judge(game: Game[Any, Any], step: Step, state: Any, text: str) -> Verdict:
     for reply in step.replies:
         after = game.play(after, reply)
     return Verdict("correct", after, move, explain=step.done)
+
+
+def _one_line(text: str, limit: int) -> str:
+    """``text`` on one line and at most ``limit`` characters (cut with an ellipsis)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"

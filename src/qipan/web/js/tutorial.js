@@ -29,7 +29,11 @@ function markDone(game, lesson) {
   const kept = finished();
   const list = Array.isArray(kept[game]) ? kept[game] : [];
   if (!list.includes(lesson)) kept[game] = [...list, lesson];
-  localStorage.setItem(DONE, JSON.stringify(kept));
+  try {
+    localStorage.setItem(DONE, JSON.stringify(kept));
+  } catch {
+    // Storage refused (private mode, quota): the lesson is still done, just not remembered.
+  }
 }
 
 function lessonUrl(game, lesson) {
