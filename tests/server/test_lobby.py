@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -9,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from qipan.games.shengke.cards import deck_json, default_deck
 from qipan.server import create_app
 from qipan.server.limits import Limits, Rate
 from qipan.server.lobby import IN_PLAY_IDLE, LOBBY_LIST, open_games, playing_games
@@ -213,3 +216,24 @@ def test_public_games_stay_public_across_a_restart(db_path: Path) -> None:
     with TestClient(create_app(str(db_path), ai_delay=0.0, ai_processes=False)) as client:
         assert listed(client, "open") == [public["id"]] == listed(client)
         assert client.get(f"/api/games/{private['id']}").json()["public"] is False
+
+
+def test_listed_games_name_their_inline_decks_and_their_summary_holds_them(client: TestClient) -> None:
+    deck = json.loads(deck_json(default_deck()))
+    deck["name"] = "長名牌組"
+    mine, theirs = json.dumps(deck, ensure_ascii=False, separators=(",", ":")), deck_json(default_deck())
+    game = make(client, game="shengke", public=True, options={"deck_0": mine, "deck_1": theirs})
+    named = {"deck_0": {"name": "長名牌組", "sha256": hashlib.sha256(mine.encode()).hexdigest()[:16]},
+             "deck_1": {"name": "五行 default", "sha256": hashlib.sha256(theirs.encode()).hexdigest()[:16]}}
+    with client.websocket_connect("/ws/lobby") as lobby:
+        text = lobby.receive_text()
+    options = json.loads(text)["open"][0]["options"]
+    assert {k: options[k] for k in named} == named
+    assert '"cards"' not in text and len(text) < 2000  # with the two decks: over 5,000 characters
+    for status in ("open", None):
+        reply = client.get("/api/games", params={} if status is None else {"status": status})
+        assert '"cards"' not in reply.text
+        assert {k: reply.json()[0]["options"][k] for k in named} == named
+    # The game's own summary holds the decks whole: what a player joining it reads.
+    options = client.get(f"/api/games/{game['id']}").json()["options"]
+    assert options["deck_0"] == mine and options["deck_1"] == theirs

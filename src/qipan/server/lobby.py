@@ -13,19 +13,25 @@ are counted over every process.
 ``/ws/lobby`` needs no hello (nothing on it is secret): it sends
 ``{"type": "lobby", "open": [...], "playing": [...]}`` at once, then again whenever a list changed,
 at most once every :data:`LOBBY_INTERVAL` seconds, each list at most :data:`LOBBY_LIST` games.
+
+A listed game's inline option values (a Sheng-Ke deck, up to 4 KiB each) are named, not sent
+(:func:`listed`): the game's own summary, ``GET /api/games/{id}``, holds them whole.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket
 
-from qipan.core import GameError
+from qipan.core import GameError, jsonsafe
+from qipan.core.options import is_inline
 from qipan.server.auth import claimed
 from qipan.server.connections import Client, dumps
 from qipan.server.limits import RateLimited, SharedCount
@@ -96,7 +102,39 @@ def playing_games(hub: Hub, limit: int, now: float | None = None) -> list[dict[s
 def _newest(hub: Hub, keep: Any, limit: int) -> list[dict[str, Any]]:
     found = [live for live in list(hub.games.values()) if keep(live)]
     found.sort(key=lambda live: (-live.row.created, live.id))
-    return [live.summary() for live in found[:limit]]
+    return [listed(live.summary()) for live in found[:limit]]
+
+
+def listed(summary: dict[str, Any]) -> dict[str, Any]:
+    """A game's summary as lists show it: each inline option value (a Sheng-Ke deck) replaced by
+    :func:`inline_summary`, so a list of 50 games is not 50 pairs of decks.
+
+    >>> listed({"id": "g", "options": {"deck_0": '{"name": "mine", "cards": []}', "deck_1": "default"}})
+    {'id': 'g', 'options': {'deck_0': {'name': 'mine', 'sha256': '1cc80429eb72c83d'}, 'deck_1': 'default'}}
+    """
+    options = summary.get("options")
+    if not isinstance(options, dict) or not any(is_inline(value) for value in options.values()):
+        return summary
+    short = {key: inline_summary(value) if is_inline(value) else value for key, value in options.items()}
+    return {**summary, "options": short}
+
+
+def inline_summary(text: str) -> dict[str, str | None]:
+    """An inline option value named: its ``name`` (None without one) and the first 16 hex digits
+    of the SHA-256 of its text, the same for the same deck. Read it whole from the game's summary."""
+    name, digest = _named(text)
+    return {"name": name, "sha256": digest}
+
+
+@functools.lru_cache(maxsize=512)  # the lists are built again every second while anyone listens
+def _named(text: str) -> tuple[str | None, str]:
+    try:
+        data = jsonsafe.loads(text)
+    except GameError:
+        data = None
+    name = data.get("name") if isinstance(data, dict) else None
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return name if isinstance(name, str) else None, digest
 
 
 def too_many_open(count: int, wait: float) -> RateLimited:
