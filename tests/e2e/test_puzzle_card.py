@@ -1,5 +1,6 @@
-"""The lobby's puzzle of the day (issue 22), in Chromium: today's puzzle with the command that
-plays it, in English and 繁體中文, without accessibility findings."""
+"""The lobby's puzzle of the day (issue 22), in Chromium: today's puzzle with a link to its page
+and the command that plays it in the terminal, in English and 繁體中文, without accessibility
+findings."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ def test_the_lobby_shows_the_puzzle_of_the_day_in_both_languages(open_page: Open
     goals = {"crossing": f"Best known: {entry.par} moves", "eject": f"Eject in {entry.par}", "shiqi": "Leave one piece"}
     expect(page.locator("#puzzle-rating")).to_have_text(f"{entry.rating.capitalize()} · {goals[entry.kind]}")
     expect(page.locator("#puzzle-command")).to_have_text(f"qipan puzzle play {entry.id}")
+    expect(page.locator("#puzzle-open")).to_have_attribute("href", f"/puzzles/{entry.id}")
+    expect(page.locator("#puzzle-all")).to_have_attribute("href", "/puzzles")
     assert axe_findings(page, "lobby with the puzzle of the day") == []
     shots(page, "puzzle-of-the-day-en")
     page.evaluate("localStorage.setItem('qipan.lang', 'zh-Hant')")
@@ -39,7 +42,10 @@ def test_the_lobby_shows_the_puzzle_of_the_day_in_both_languages(open_page: Open
              "shiqi": "只留下一顆棋子"}
     expect(page.locator("#puzzle-rating")).to_have_text(f"{ratings[entry.rating]} · {goals[entry.kind]}")
     expect(page.locator("#puzzle-command")).to_have_text(f"qipan puzzle play {entry.id}")
+    expect(page.locator("#puzzle-open")).to_have_text("開始解題")
     shots(page, "puzzle-of-the-day-zh")
+    page.click("#puzzle-open")
+    expect(page.locator("#puzzle-heading")).to_have_text(entry.title_zh)
 
 
 def answering(body: dict[str, Any]) -> Callable[[Any], None]:

@@ -2,21 +2,37 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 
 import pytest
 
 from qipan.core.errors import GameError
-from qipan.puzzles.attempt import MAX_MOVE_TEXT, solution, start
+from qipan.puzzles.attempt import MAX_MOVE_TEXT, Eject, Judged, replay, solution, start
 from qipan.puzzles.catalogue import catalogue, find, puzzle_of_the_day
 from qipan.puzzles.eject import shipped, winning_moves
 
 
-def test_the_puzzle_of_the_day_is_fixed_by_the_date_and_goes_round_the_catalogue() -> None:
+def test_the_puzzle_of_the_day_is_fixed_by_the_date_and_visits_every_puzzle() -> None:
     day = datetime.date(2026, 11, 28)
     assert puzzle_of_the_day(day) == puzzle_of_the_day(datetime.date(2026, 11, 28))
-    days = [puzzle_of_the_day(day + datetime.timedelta(days=k)).id for k in range(len(catalogue()))]
-    assert sorted(days) == sorted(e.id for e in catalogue())
+    days = {puzzle_of_the_day(day + datetime.timedelta(days=k)).id for k in range(365)}
+    assert days == {e.id for e in catalogue()}
+
+
+def test_a_new_puzzle_takes_only_the_days_it_wins() -> None:
+    """Rendezvous hashing: with one more puzzle a day keeps its puzzle unless the new one wins it
+    (with the date taken modulo the catalogue's size, nearly every day would change)."""
+    entries = catalogue()
+    added = [*entries, dataclasses.replace(entries[0], id="a-new-puzzle")]
+    days = [datetime.date(2026, 1, 1) + datetime.timedelta(days=k) for k in range(730)]
+    before = [puzzle_of_the_day(day, entries) for day in days]
+    after = [puzzle_of_the_day(day, added) for day in days]
+    moved = [b for b, a in zip(before, after, strict=True) if a != b]
+    assert all(a.id == "a-new-puzzle" for b, a in zip(before, after, strict=True) if a != b)
+    # the new puzzle wins about one day in len(added), not none and not most
+    assert 0 < len(moved) < len(days) / 5
+    assert puzzle_of_the_day(days[0]) == before[0]
 
 
 def test_an_unknown_puzzle_is_refused_briefly() -> None:
@@ -103,3 +119,36 @@ def test_the_defender_resists_as_long_as_it_can() -> None:
         assert not attempt.done
         assert winning_moves(attempt.state, 1) == [], puzzle.id
         assert winning_moves(attempt.state, 2) != [], puzzle.id
+
+
+def test_a_legal_but_losing_abalone_try_is_wrong_and_changes_nothing() -> None:
+    hard = next(p for p in shipped() if p.n == 3)
+    attempt = start(find(hard.id))
+    assert isinstance(attempt, Eject)
+    game = attempt.game
+    wrong = next(game.action_text(attempt.state, m) for m in game.legal_actions(attempt.state)
+                 if game.action_text(attempt.state, m) != hard.solution)
+    before = attempt.state
+    assert attempt.judge(wrong) == Judged("wrong", wrong, "not the winning move")
+    assert attempt.state == before and attempt.moves == 0
+    illegal = attempt.judge("a1a9")
+    assert illegal.kind == "illegal" and illegal.reason and attempt.moves == 0
+    played = attempt.judge(hard.solution)
+    assert played.kind == "played" and attempt.moves == 1 and attempt.reply
+    # after the reply several moves may win: the prover judges them, and a losing one is wrong
+    second = solution(find(hard.id))[2]
+    assert replay(find(hard.id), [hard.solution, second]).moves == 2
+    losing = next(game.action_text(attempt.state, m) for m in game.legal_actions(attempt.state)
+                  if not attempt.wins(m))
+    assert attempt.judge(losing).kind == "wrong"
+
+
+def test_replay_names_the_first_move_that_is_not_played() -> None:
+    hard = next(p for p in shipped() if p.n == 3)
+    attempt = start(find(hard.id))
+    wrong = next(attempt.game.action_text(attempt.state, m) for m in attempt.game.legal_actions(attempt.state)
+                 if attempt.game.action_text(attempt.state, m) != hard.solution)
+    with pytest.raises(GameError, match="move 1: not the winning move"):
+        replay(find(hard.id), [wrong, hard.solution])
+    with pytest.raises(GameError, match=r"move 2: .*d1"):
+        replay(find("crossing"), ["d1-e6", "d1-e6"])

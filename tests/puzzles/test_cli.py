@@ -9,6 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from qipan.cli.main import app
+from qipan.puzzles.attempt import Eject, solution, start
+from qipan.puzzles.catalogue import find
+from qipan.puzzles.eject import shipped
 
 runner = CliRunner()
 
@@ -63,3 +66,23 @@ def test_generate_refuses_an_unwritable_out_before_playing(where: str, tmp_path:
     result = runner.invoke(app, ["puzzle", "generate", "--out", str(tmp_path / where), "--games", "1"])
     assert result.exit_code == 1 and "cannot write" in result.output
     assert "Traceback" not in result.output and len(result.output) < 300 and played == []
+
+
+def test_solution_of_an_eject_in_3_is_the_whole_line_with_the_replies() -> None:
+    """The line was only the first move: now every move, the defender's replies in between, and
+    replaying it through an attempt pushes a marble off on the last move."""
+    hard = next(p for p in shipped() if p.n == 3)
+    result = runner.invoke(app, ["puzzle", "solution", hard.id])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1].startswith(f"1. {hard.solution}  (reply ")
+    assert lines[3].startswith("3. ") and lines[3].endswith("pushes a marble off")
+    line = solution(find(hard.id))
+    attempt = start(find(hard.id))
+    assert isinstance(attempt, Eject)
+    for k in range(0, len(line), 2):
+        attempt.play(line[k])
+        assert not attempt.done or k == len(line) - 1
+        if k + 1 < len(line):
+            assert attempt.reply == line[k + 1]
+    assert attempt.solved

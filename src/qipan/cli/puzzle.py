@@ -85,13 +85,21 @@ def today_command(
 
 @puzzle_app.command("solution")
 def solution_command(puzzle_id: Annotated[str, typer.Argument(help="a puzzle id (qipan puzzle list)")]) -> None:
-    """Print a solution of a puzzle."""
+    """Print a whole solution of a puzzle: every move of the crossing or the 食棋 finish; for
+    Abalone the winning line with the defender's replies."""
     console = Console()
     try:
         entry = find(puzzle_id)
     except GameError as exc:
         raise _fail(console, exc) from None
     moves = solution(entry)
+    if entry.kind == "eject":
+        # the line alternates the attacker's moves and the defender's replies
+        console.print(f"{entry.id}: eject in {entry.par}, against the defence that resists longest", markup=False)
+        for number in range(0, len(moves), 2):
+            reply = f"  (reply {moves[number + 1]})" if number + 1 < len(moves) else "  pushes a marble off"
+            console.print(f"{number // 2 + 1}. {moves[number]}{reply}", markup=False)
+        return
     console.print(f"{entry.id}: {len(moves)} move{'s' if len(moves) != 1 else ''}")
     console.print(" ".join(moves), markup=False)
 

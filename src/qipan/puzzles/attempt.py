@@ -11,8 +11,10 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
 
 from qipan.core.errors import GameError, brief
 from qipan.core.game import Game
@@ -24,6 +26,38 @@ from qipan.puzzles.solitaire import Solitaire
 
 MAX_MOVE_TEXT = 100
 """Longer move text is refused before any parsing."""
+
+HINT_NODES = 100_000
+"""The 食棋 hint's search budget: about 0.9 s of one core. From 60 positions after 1-50 random
+moves the solver found a finish for every one within 75,067 positions, for 54 within 20,000
+(``benchmarks/puzzle_solvers.py --only hint``); 50,000 missed two."""
+
+PROOF_NODES = 200_000
+"""Most positions the Abalone prover may reach to judge one try after the first move."""
+
+
+class IllegalMove(GameError):
+    """A move the engine reads but refuses; ``engine_text`` is the refusal in the engine's own
+    words (``illegal move d1-d4: ...``), which :func:`qipan.tutorials.reasons.in_chinese` translates."""
+
+    def __init__(self, message: str, engine_text: str) -> None:
+        super().__init__(message)
+        self.engine_text = engine_text
+
+
+def _reason(exc: GameError) -> str:
+    return exc.engine_text if isinstance(exc, IllegalMove) else str(exc)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A try judged: ``played`` (applied), ``wrong`` (legal, but not the winning move of an Abalone
+    puzzle: nothing changed) or ``illegal`` (``reason``: the engine's, nothing changed)."""
+
+    kind: Literal["played", "wrong", "illegal"]
+    move: str | None
+    reason: str | None = None
+    outcome: str | None = None
 
 
 class Attempt(ABC):
@@ -52,9 +86,19 @@ class Attempt(ABC):
             raise GameError(f"a move is at most {MAX_MOVE_TEXT} characters")
         move = self.game.parse_action(self.state, text)
         if not self.game.is_legal(self.state, move):
-            raise GameError(f"{brief(text, 40)}: {self.game.explain_illegal(self.state, move)}")
+            reason = self.game.explain_illegal(self.state, move)
+            written = self.game.action_text(self.state, move)
+            raise IllegalMove(f"{brief(text, 40)}: {reason}", f"illegal move {written}: {reason}")
         self.last = self.game.action_text(self.state, move)
         return move
+
+    def judge(self, text: str) -> Judged:
+        """Play ``text`` if it is a legal move (and, in Abalone, a winning one)."""
+        try:
+            outcome = self.play(text)
+        except GameError as exc:
+            return Judged("illegal", None, _reason(exc))
+        return Judged("played", self.last, outcome=outcome)
 
     @abstractmethod
     def play(self, text: str) -> str:
@@ -140,6 +184,10 @@ class Eject(Attempt):
         self.puzzle = next(p for p in eject.shipped() if p.id == entry.id)
         super().__init__(entry, game, self.puzzle.position(game))
         self.attacker = self.state.turn
+        self.reply: str | None = None
+        """The defender's answer to the last move."""
+        self.replies: list[str | None] = []
+        """The defender's answer to each move (None after the last)."""
 
     @property
     def player(self) -> int:
@@ -153,14 +201,16 @@ class Eject(Attempt):
         self.state = self.game.next_state(self.state, move)
         self.moves += 1
         played = self.last or ""
+        self.reply = None
+        self.replies.append(None)
         if self._opponent_marbles() < before:
             self.done = self.solved = True
             return f"{played} pushes a marble off: solved in {self.moves} of {self.entry.par}"
         if self.moves >= self.entry.par or self.game.to_move(self.state) is None:
             self.done = True
             return f"{played}: no marble pushed off in {self.entry.par} moves; the answer was {self.puzzle.solution}"
-        reply = self._defence()
-        answer = self.game.action_text(self.state, reply)
+        reply = _defence(self.state, self.entry.par - self.moves)
+        answer = self.reply = self.replies[-1] = self.game.action_text(self.state, reply)
         self.state = self.game.next_state(self.state, reply)
         if self.game.to_move(self.state) is None:
             self.done = True
@@ -171,34 +221,70 @@ class Eject(Attempt):
         board: int = self.state.white if self.attacker == 0 else self.state.black
         return board.bit_count()
 
-    def _defence(self) -> Any:
-        """A reply after which no ejection is forced any more, if there is one; otherwise the
-        reply that leaves the attacker the most moves to find (not one that allows a push-off at
-        once)."""
-        left = self.entry.par - self.moves
-        prover = eject.Prover()
-        best, longest = None, 0
-        for reply in self.game.legal_actions(self.state):
-            after = self.game.next_state(self.state, reply)
-            if self.game.to_move(after) is None:
-                return reply
-            own, opp = (after.black, after.white) if after.turn == 0 else (after.white, after.black)
-            needed = next((n for n in range(1, left + 1) if prover.forces(own, opp, n)), left + 1)
-            if needed > left:
-                return reply
-            if needed > longest:
-                best, longest = reply, needed
-        return best
+    def judge(self, text: str) -> Judged:
+        """A legal move that does not force a push-off in the moves left is ``wrong`` and not
+        played (the first move is compared with the puzzle's answer, proved the only one)."""
+        try:
+            if self.state.turn != self.attacker:
+                raise GameError("it is not your move")
+            move = self._move(text)
+        except GameError as exc:
+            return Judged("illegal", None, _reason(exc))
+        played = self.last
+        if not self.wins(move):
+            return Judged("wrong", played, "not the winning move")
+        return Judged("played", played, outcome=self.play(text))
+
+    def wins(self, move: Any) -> bool:
+        """Whether the legal ``move`` forces a push-off within the moves left (a prover that
+        reaches more than :data:`PROOF_NODES` positions counts as no)."""
+        if self.moves == 0:
+            return self.game.action_text(self.state, move) == self.puzzle.solution
+        own, opp = eject._sides(self.state)
+        try:
+            return eject.Prover(PROOF_NODES).move_forces(own, opp, move, self.entry.par - self.moves)
+        except eject.OutOfNodes:
+            return False
+
+    def winning(self) -> str | None:
+        """A move that still forces the push-off (the puzzle's answer at the start), or None."""
+        if self.moves == 0:
+            return self.puzzle.solution
+        moves = eject.winning_moves(self.state, self.entry.par - self.moves, eject.Prover(PROOF_NODES))
+        return self.game.action_text(self.state, moves[0]) if moves else None
 
     def hint(self) -> str:
-        moves = eject.winning_moves(self.state, self.entry.par - self.moves)
-        if moves:
-            return f"try {self.game.action_text(self.state, moves[0])}"
-        return "no forced ejection is left from here"
+        try:
+            move = self.winning()
+        except eject.OutOfNodes:
+            return "no winning move found within the search budget"
+        return f"try {move}" if move else "no forced ejection is left from here"
 
     def status(self) -> str:
         side = "black" if self.attacker == 0 else "white"
         return f"{side} to push a marble off: move {self.moves + 1} of {self.entry.par}"
+
+
+@lru_cache(maxsize=512)
+def _defence(state: Any, left: int) -> Any:
+    """The defender's reply in ``state`` with the attacker ``left`` moves to go: one after which no
+    ejection is forced any more, if there is one; otherwise the reply that leaves the attacker the
+    most moves to find (not one that allows a push-off at once). Cached: the browser replays the
+    line from the start with every request, and only winning lines are replayed."""
+    game = Abalone()
+    prover = eject.Prover()
+    best, longest = None, 0
+    for reply in game.legal_actions(state):
+        after = game.next_state(state, reply)
+        if game.to_move(after) is None:
+            return reply
+        own, opp = eject._sides(after)
+        needed = next((n for n in range(1, left + 1) if prover.forces(own, opp, n)), left + 1)
+        if needed > left:
+            return reply
+        if needed > longest:
+            best, longest = reply, needed
+    return best
 
 
 def start(entry: Entry) -> Attempt:
@@ -207,10 +293,32 @@ def start(entry: Entry) -> Attempt:
     return kinds[entry.kind](entry)
 
 
+def replay(entry: Entry, moves: Iterable[str]) -> Attempt:
+    """An attempt at ``entry`` after ``moves`` (the player's own; in Abalone the defender's
+    replies are played in between). GameError naming the first move that is not legal or, in
+    Abalone, not winning."""
+    attempt = start(entry)
+    for number, text in enumerate(moves, 1):
+        judged = attempt.judge(text)
+        if judged.kind != "played":
+            raise GameError(f"move {number}: {judged.reason}")
+    return attempt
+
+
 def solution(entry: Entry) -> list[str]:
-    """The known answer: the shipped crossing, a 食棋 finish found now, or the Abalone move."""
+    """The whole known answer: the shipped crossing, a 食棋 finish found now, or for Abalone the
+    winning line against the resisting defence, the defender's replies in between."""
     if entry.kind == "crossing":
         return [str(text) for text in load("crossings.json")[entry.jump]["moves"]]
     if entry.kind == "shiqi":
         return [str(m) for m in capture.solve(capture.game().initial_state()).moves]
-    return [next(p for p in eject.shipped() if p.id == entry.id).solution]
+    attempt = start(entry)
+    assert isinstance(attempt, Eject)
+    line: list[str] = []
+    while not attempt.done:
+        move = eject.winning_moves(attempt.state, entry.par - attempt.moves)[0]
+        attempt.play(attempt.game.action_text(attempt.state, move))
+        line.append(attempt.last or "")
+        if not attempt.done and attempt.reply:
+            line.append(attempt.reply)
+    return line

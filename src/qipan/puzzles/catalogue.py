@@ -9,6 +9,8 @@ True
 from __future__ import annotations
 
 import datetime
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -59,7 +61,14 @@ def find(puzzle_id: str) -> Entry:
                     f"({catalogue()[0].id}, {catalogue()[-1].id}, ...)")
 
 
-def puzzle_of_the_day(day: datetime.date) -> Entry:
-    """The same puzzle for everyone on ``day``: the catalogue taken in turn, day by day."""
-    entries = catalogue()
-    return entries[day.toordinal() % len(entries)]
+def puzzle_of_the_day(day: datetime.date, entries: Sequence[Entry] | None = None) -> Entry:
+    """The same puzzle for everyone on ``day``: of ``entries`` (the catalogue), the one with the
+    largest :func:`score` for the day (rendezvous hashing). A puzzle added later takes only the
+    days it wins; every other day keeps its puzzle (with ``date mod size``, every day would move)."""
+    return max(catalogue() if entries is None else entries, key=lambda entry: score(day, entry.id))
+
+
+def score(day: datetime.date, puzzle_id: str) -> int:
+    """A stable pseudo-random number for a puzzle on a day (SHA-256, the same on every machine)."""
+    digest = hashlib.sha256(f"{day.isoformat()}/{puzzle_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")

@@ -1,7 +1,8 @@
-// The lobby's puzzle of the day (GET /api/puzzles/today): what it is and the terminal command
-// that plays it (`qipan puzzle play ID`). Read-only: the puzzles are played with the CLI.
+// The lobby's puzzle of the day (GET /api/puzzles/today): what it is, a link to its page
+// (js/puzzles.js) and the terminal command that plays it (`qipan puzzle play ID`).
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { goal } from "./puzzles.js";
 
 export function puzzlePanel() {
   const body = h("div", { class: "body" }, h("p", { class: "empty", text: t("loading") }));
@@ -22,10 +23,11 @@ async function load(body) {
   }
   const title = lang === "zh-Hant" ? puzzle.title["zh-Hant"] : puzzle.title.en;
   const rating = t(`puzzle.rating.${puzzle.rating}`);
-  const goal = t(`puzzle.goal.${puzzle.kind}`, { n: puzzle.par });
   body.replaceChildren(
     h("p", { id: "puzzle-name", text: title }),
-    h("p", { class: "hint", id: "puzzle-rating", text: `${rating} · ${goal}` }),
-    h("p", { class: "hint", text: t("puzzle.play") }),
+    h("p", { class: "hint", id: "puzzle-rating", text: `${rating} · ${goal(puzzle)}` }),
+    h("p", {}, h("a", { class: "btn primary", id: "puzzle-open", href: `/puzzles/${encodeURIComponent(puzzle.id)}` }, t("puzzle.open")),
+      " ", h("a", { href: "/puzzles", id: "puzzle-all" }, t("puzzle.all"))),
+    h("p", { class: "hint", text: t("puzzle.orTerminal") }),
     h("code", { id: "puzzle-command", text: puzzle.command }));
 }
