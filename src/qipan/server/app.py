@@ -38,7 +38,7 @@ from qipan.server.errors import AuthError, Busy, Conflict, NotFound, SetAside
 from qipan.server.expiry import IDLE, UNSTARTED, Expiry
 from qipan.server.hub import MAX_AI_GAMES, MAX_PLIES, Hub, check_hints, creator_seat, seat_specs, unavailable_summary
 from qipan.server.limits import Guard, Limits, RateLimited, RateLimiter, client_key, retry_after
-from qipan.server.lobby import Lobby
+from qipan.server.lobby import Lobby, listed
 from qipan.server.lobby import router as lobby_router
 from qipan.server.names import check_name
 from qipan.server.ops import Ops, created_reply
@@ -242,7 +242,8 @@ def create_app(
     ) -> list[dict[str, Any]]:
         """Summaries of the newest public games (invite-only games are listed nowhere): ``open``
         (a seat anyone may take), ``playing`` (really in play: every seat taken, and a player
-        connected or a move within the last 10 minutes), ``finished``, or all of them."""
+        connected or a move within the last 10 minutes), ``finished``, or all of them. An inline
+        option value (a Sheng-Ke deck) is named, ``{"name", "sha256"}``: the game's summary holds it."""
         hub = hub_of(request)
         if status in ("open", "playing"):
             lobby: Lobby = request.app.state.lobby
@@ -261,7 +262,7 @@ def create_app(
                 summaries.append(unavailable_summary(row, row.reason))
             else:
                 summaries.append(_row_summary(row, n))
-        return summaries
+        return [listed(summary) for summary in summaries]  # inline decks named, not sent
 
     async def run(request: Request, operation: str, game_id: str, **args: Any) -> Any:
         """Operation ``operation`` (:mod:`qipan.server.ops`) on the game, where it is played."""
