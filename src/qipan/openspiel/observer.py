@@ -1,0 +1,53 @@
+"""What a player observes, for OpenSpiel: strings and tensors made from qipan's views only.
+
+A string is the view as canonical JSON (sorted keys); a tensor is the view through the game's
+reinforcement-learning encoder (:mod:`qipan.rl.encoders`, docs/rl.md), flattened. A view holds
+exactly what its player may know, so neither can carry anything hidden from them. The public
+observation (``private_info=NONE``) is the spectator's view, as a string only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found,unused-ignore]
+from numpy.typing import NDArray
+
+from qipan.core.game import Game
+from qipan.rl.encoders import Encoder
+
+
+def view_string(game: Game[Any, Any], state: Any, player: int | None) -> str:
+    """``player``'s view of ``state`` (None: a spectator's) as canonical JSON."""
+    return json.dumps(game.view(state, player), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+class ViewObserver:
+    """OpenSpiel's Python observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``)
+    over qipan views. One class serves information states and observations: a qipan view is
+    already all a player knows (see docs/openspiel.md for Tellstones, where memory is the game)."""
+
+    def __init__(self, game: Game[Any, Any], encoder: Encoder, iig_obs_type: Any, params: Any):
+        if params:
+            raise ValueError(f"qipan observers take no parameters, not {sorted(params)}")
+        private = iig_obs_type.private_info
+        if not iig_obs_type.public_info:
+            raise ValueError("qipan observers always include the public information (public_info=True)")
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS and not game.perfect_information:
+            raise ValueError(f"{game.name} has no observer of every player's private information")
+        self.game = game
+        self.encoder = encoder
+        self.public = private == pyspiel.PrivateInfoType.NONE and not game.perfect_information
+        shape = (0,) if self.public else encoder.shape
+        self.tensor: NDArray[np.float32] = np.zeros(int(np.prod(shape)), dtype=np.float32)
+        self.dict: dict[str, NDArray[np.float32]] = {} if self.public else {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: Any, player: int) -> None:
+        """Fill :attr:`tensor` with ``player``'s observation of the bridge ``state``."""
+        if not self.public:
+            self.tensor[:] = self.encoder.encode(self.game.view(state.qipan_state, player)).ravel()
+
+    def string_from(self, state: Any, player: int) -> str:
+        return view_string(self.game, state.qipan_state, None if self.public else player)

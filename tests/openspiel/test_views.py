@@ -1,0 +1,123 @@
+"""Information states and observations come from the player's view only."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+import pytest
+
+import qipan.openspiel  # noqa: F401
+from qipan.core.game import CHANCE
+from qipan.rl.encoders import make_encoder
+from tests.openspiel.cases import CASES, HIDDEN
+from tests.openspiel.test_games import play_randomly
+
+
+def random_states(game: Any, seed: int, count: int) -> list[Any]:
+    """Bridge states met in random games (a new game when one ends)."""
+    rng = random.Random(seed)
+    states: list[Any] = []
+    state = game.new_initial_state()
+    while len(states) < count:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        play_randomly(state, rng, 1)
+        states.append(state.clone())
+    return states
+
+
+def seen_by(state: Any, player: int) -> tuple[Any, ...]:
+    return (state.information_state_string(player), state.information_state_tensor(player),
+            state.observation_string(player), state.observation_tensor(player))
+
+
+def with_qipan_state(game: Any, qipan_state: Any) -> Any:
+    state = game.new_initial_state()
+    state.qipan_state = qipan_state
+    return state
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_information_states_leak_no_hidden_information(name: str) -> None:
+    """Two states that differ only in what a player cannot know (drawn by ``game.sample_state``
+    from the player's view) give that player equal information states and observations."""
+    game = pyspiel.load_game(name)
+    q = game.qipan
+    differing = 0
+    for index, state in enumerate(random_states(game, 11, 40)):
+        if state.pending:
+            continue
+        for player in range(game.num_players()):
+            view = q.view(state.qipan_state, player)
+            a = q.sample_state(view, random.Random(2 * index))
+            b = q.sample_state(view, random.Random(2 * index + 1))
+            if q.to_move(a) == CHANCE or q.to_move(b) == CHANCE:
+                continue
+            differing += a != b
+            reference = seen_by(state, player)
+            for other in (a, b):
+                assert seen_by(with_qipan_state(game, other), player) == reference
+    assert differing > 0, "no two sampled states differed: the test would prove nothing"
+
+
+@pytest.mark.parametrize("name", [case for case in HIDDEN if case.startswith("qipan_shengke")])
+def test_another_players_secret_does_change_what_they_see(name: str) -> None:
+    """The leak test's counterpart in Sheng-Ke, where each hand is its owner's secret: a state
+    drawn from one player's view gives the other player a different information state (their
+    own hand changes), so the equality above is not an accident of the strings."""
+    game = pyspiel.load_game(name)
+    q = game.qipan
+    for index, state in enumerate(random_states(game, 5, 40)):
+        if state.pending or q.to_move(state.qipan_state) == CHANCE:
+            continue
+        for player in range(game.num_players()):
+            other = q.sample_state(q.view(state.qipan_state, player), random.Random(index))
+            if any(seen_by(with_qipan_state(game, other), p)[0] != seen_by(state, p)[0]
+                   for p in range(game.num_players()) if p != player):
+                return
+    pytest.fail("no sampled state looked different to any other player")
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_strings_are_the_view_and_tensors_the_encoded_view(name: str) -> None:
+    game = pyspiel.load_game(name)
+    q = game.qipan
+    encoder = make_encoder(q)
+    for state in random_states(game, 3, 12):
+        for player in range(game.num_players()):
+            view = q.view(state.qipan_state, player)
+            assert json.loads(state.information_state_string(player)) == view
+            assert state.observation_string(player) == state.information_state_string(player)
+            expected = encoder.encode(view).ravel()
+            assert np.array_equal(np.asarray(state.information_state_tensor(player), np.float32), expected)
+            assert np.array_equal(np.asarray(state.observation_tensor(player), np.float32), expected)
+    assert game.observation_tensor_shape() == game.information_state_tensor_shape() == list(encoder.shape)
+
+
+def test_public_observation_is_the_spectators_view() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("qipan_shengke(first='0')")
+    public = make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    state = random_states(game, 2, 15)[-1]
+    assert json.loads(public.string_from(state, 0)) == game.qipan.view(state.qipan_state, None)
+    assert public.tensor.size == 0
+    with pytest.raises(ValueError, match="no observer of every player's private information"):
+        make_observation(game, pyspiel.IIGObservationType(
+            public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+
+
+def test_resampling_keeps_the_players_information_state() -> None:
+    game = pyspiel.load_game("qipan_shengke")
+    state = next(s for s in random_states(game, 8, 60) if s.current_player() >= 0 and s.length > 20)
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    samples = [state.resample_from_infostate(player, sampler) for _ in range(6)]
+    assert all(s.information_state_string(player) == state.information_state_string(player) for s in samples)
+    assert all(s.legal_actions() == state.legal_actions() for s in samples)
+    assert len({str(s) for s in samples}) > 1  # the opponent's hand and the decks are drawn anew
