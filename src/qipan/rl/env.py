@@ -8,7 +8,9 @@ The environment speaks only the :class:`~qipan.core.game.Game` protocol:
 - actions are the game's fixed integer ids (``Discrete(game.num_distinct_actions)``);
 - an observation is ``{"observation": encoder(game.view(state, player)), "action_mask": int8}``:
   the tensor encodes only that player's view, the mask marks the legal ids (all zero for a
-  player who is not deciding);
+  player who is not deciding); both come from the encoder's direct paths
+  (:meth:`~qipan.rl.encoders.Encoder.observe`, :meth:`~qipan.rl.encoders.Encoder.legal_mask`),
+  which give the same arrays without building the view or a move object per legal move;
 - chance (dice, shuffles, draws) is resolved inside the environment with a ``random.Random``
   seeded by ``reset(seed=...)``; ``reset()`` without a seed continues that generator;
 - rewards are 0 until the game ends, then each agent gets ``game.returns(state)[player]``
@@ -43,7 +45,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
-from qipan.rl.encoders import Encoder, make_encoder
+from qipan.rl.encoders import ActionMask, Encoder, make_encoder
 
 RENDER_MODES = ("human", "ansi")
 
@@ -82,6 +84,7 @@ class QipanEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self.game_state: Any = None
         self.steps = 0
         self.last_action: str | None = None
+        self._mask: ActionMask | None = None
         self._legal: list[int] | None = None
         self.agents: list[str] = []
 
@@ -111,8 +114,8 @@ class QipanEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self._skip_agent_selection = None
         self.steps = 0
         self.last_action = None
-        self._legal = None
         self.game_state = self._resolve_chance(state)
+        self._forget_legal()
         player = self.game.to_move(self.game_state)
         if player is None:
             raise GameError("the game is over: an episode needs a position where a player still decides")
@@ -120,10 +123,11 @@ class QipanEnv(AECEnv):  # type: ignore[misc,unused-ignore]
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         player = self.agent_index[agent]
-        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         if self.game.to_move(self.game_state) == player:
-            mask[self.legal_action_ids()] = 1
-        return {"observation": self.encoder.encode(self.game.view(self.game_state, player)), "action_mask": mask}
+            mask = self._legal_mask().copy()
+        else:
+            mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        return {"observation": self.encoder.observe(self.game_state, player), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -133,17 +137,17 @@ class QipanEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         if action is None:
             raise GameError(f"{agent} must act: give one of its legal action ids, not None")
         action_id = int(action)
-        legal = self.legal_action_ids()
-        if action_id not in legal:
+        mask = self._legal_mask()
+        if not (0 <= action_id < len(mask) and mask[action_id]):
             raise GameError(
                 f"illegal action id {action_id} for {agent}: the legal ids are those set in its action_mask "
-                f"({len(legal)} of 0..{self.game.num_distinct_actions - 1})"
+                f"({int(mask.sum())} of 0..{len(mask) - 1})"
             )
         state = self.game_state
         move = self.game.action_from_id(state, action_id)
         self.last_action = self.game.public_action_text(state, move, None)
         self.game_state = self._resolve_chance(self.game.next_state(state, move))
-        self._legal = None
+        self._forget_legal()
         self.steps += 1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
@@ -178,8 +182,22 @@ class QipanEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     def legal_action_ids(self) -> list[int]:
         """The legal ids of the agent now deciding (empty when the game is over)."""
         if self._legal is None:
-            self._legal = sorted(self.game.legal_action_ids(self.game_state))
+            self._legal = np.flatnonzero(self._legal_mask()).tolist()
         return self._legal
+
+    def _legal_mask(self) -> ActionMask:
+        """The legal ids of the agent now deciding as a mask (computed once per state; not to be
+        handed out, observe copies it)."""
+        if self._mask is None:
+            if self.game.to_move(self.game_state) is None:
+                self._mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+            else:
+                self._mask = self.encoder.legal_mask(self.game_state)
+        return self._mask
+
+    def _forget_legal(self) -> None:
+        self._mask = None
+        self._legal = None
 
     def action_id(self, text: str) -> int:
         """The id of the move written ``text`` in the game's notation (in the current state)."""

@@ -181,21 +181,30 @@ def _broadside_ok(own: int, empty: int) -> list[tuple[int, int]]:
     return result
 
 
-def generate(own: int, opp: int) -> list[AbaloneMove]:
-    """Every legal move of the side owning ``own`` (in-line first, then broadside)."""
+MOVE_TABLES: tuple[dict[int, AbaloneMove], ...] = (*INLINE, *(t for pair in _BROADSIDE_MOVES for t in pair))
+"""The move tables in generation order: in-line moves by direction, then for each broadside
+(axis, direction) the pairs and the triples; each maps a cell to its move."""
+
+
+def legal_bitboards(own: int, opp: int) -> list[int]:
+    """Per table of :data:`MOVE_TABLES`, the cells whose move in that table is legal, as one
+    bitboard: all of :func:`generate` without building a list (for bulk consumers such as the
+    reinforcement-learning action mask)."""
     occupied = own | opp
     empty = VALID & ~occupied
     free = UNIVERSE & ~occupied  # empty or off the board
+    boards = [_inline_bits(own, opp, empty, free, d) for d in range(6)]
+    for pairs, triples in _broadside_ok(own, empty):
+        boards += (pairs, triples)
+    return boards
+
+
+def generate(own: int, opp: int) -> list[AbaloneMove]:
+    """Every legal move of the side owning ``own`` (in-line first, then broadside)."""
     moves: list[AbaloneMove] = []
-    for d in range(6):
-        bits = _inline_bits(own, opp, empty, free, d)
+    for bits, table in zip(legal_bitboards(own, opp), MOVE_TABLES, strict=True):
         if bits:
-            _append_moves(bits, INLINE[d], moves)
-    for (pairs, triples), (pairs_table, triples_table) in zip(_broadside_ok(own, empty), _BROADSIDE_MOVES, strict=True):
-        if pairs:
-            _append_moves(pairs, pairs_table, moves)
-            if triples:
-                _append_moves(triples, triples_table, moves)
+            _append_moves(bits, table, moves)
     return moves
 
 

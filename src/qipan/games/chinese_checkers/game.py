@@ -45,9 +45,11 @@ from qipan.games.chinese_checkers.moves import (
     NUM_MOVE_IDS,
     PASS,
     Move,
+    capture_move_ids,
     capture_moves,
     destinations,
     find_path,
+    legal_move_ids,
     move_from_id,
     single_jumps,
 )
@@ -542,6 +544,16 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
 
     def action_id(self, state: ChineseCheckersState, action: Move) -> int:
         return action.id
+
+    def legal_action_ids(self, state: ChineseCheckersState) -> list[int]:
+        """The ids of :meth:`legal_actions`, in order, straight from the board (no move objects)."""
+        me = state.turn
+        if me is None:
+            return []
+        if self.capture:
+            return capture_move_ids(state.board)
+        return legal_move_ids(state.board, me + 1, self.config["jump"] == "long", self.config["chain"],
+                              self._bans[me])
 
     def action_from_id(self, state: ChineseCheckersState, action_id: int) -> Move:
         if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < NUM_MOVE_IDS:

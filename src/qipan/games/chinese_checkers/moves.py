@@ -14,12 +14,14 @@ passed over and landed on, and the piece never jumps over itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import NamedTuple
 
 from qipan.games.chinese_checkers.board import (
     ADJACENT_JUMPS,
     HEX_JUMPS,
     HEX_NEIGHBOURS,
+    HOLES,
     NAMES,
     NEIGHBOURS,
     NUM_HOLES,
@@ -128,19 +130,24 @@ def find_path(
 
 def capture_moves(cells: Sequence[int]) -> list[Move]:
     """Legal moves of the 食棋 variant: the captures if there is any, otherwise the steps."""
-    captures: list[Move] = []
-    steps: list[Move] = []
+    return [MOVES[i] for i in capture_move_ids(cells)]
+
+
+def capture_move_ids(cells: Sequence[int]) -> list[int]:
+    """The ids of :func:`capture_moves`, in order (the moves sort as their ids do)."""
+    captures: list[int] = []
+    steps: list[int] = []
     for hole in range(NUM_HOLES):
         if not cells[hole]:
             continue
         base = hole * NUM_HOLES
         for over, land in HEX_JUMPS[hole]:
             if cells[over] and not cells[land]:
-                captures.append(MOVES[base + land])
+                captures.append(base + land)
         if not captures:
             for n in HEX_NEIGHBOURS[hole]:
                 if not cells[n]:
-                    steps.append(MOVES[base + n])
+                    steps.append(base + n)
     return sorted(captures) if captures else sorted(steps)
 
 
@@ -148,3 +155,122 @@ CAPTURED: dict[tuple[int, int], int] = {
     (hole, land): over for hole in range(NUM_HOLES) for over, land in HEX_JUMPS[hole]
 }
 """(start, landing) of a capture -> the captured hole."""
+
+
+# --- legal move ids straight from the board (the fast path of the learning environments) ---------
+#
+# The board is read as lines: every hole lies on three, and a line's occupancy is one small int
+# (bit i: the i-th hole along it). The jump from a hole along a line depends only on the pattern
+# of pieces ahead of it (and behind it, for the opposite direction), so one table per pattern
+# length answers it: the distance to the landing hole, or 0 when there is no jump.
+
+
+def _lines() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]]:
+    """Every line of holes (in order along directions 0, 1 and 2), and per hole its
+    (line, position) on its three lines."""
+    lines: list[tuple[int, ...]] = []
+    where: list[list[tuple[int, int]]] = [[] for _ in range(NUM_HOLES)]
+    for constant, along in ((2, 0), (1, 0), (0, 1)):  # the cube coordinate fixed on the line, the one growing
+        groups: dict[int, list[int]] = {}
+        for hole, cube in enumerate(HOLES):
+            groups.setdefault(cube[constant], []).append(hole)
+        for key in sorted(groups):
+            line = sorted(groups[key], key=lambda h: HOLES[h][along])
+            where_line = len(lines)
+            for pos, hole in enumerate(line):
+                where[hole].append((where_line, pos))
+            lines.append(tuple(line))
+    return tuple(lines), tuple(tuple(w) for w in where)
+
+
+LINES, _ON_LINES = _lines()
+_LINE_BITS = tuple(tuple((line, 1 << pos) for line, pos in _ON_LINES[h]) for h in range(NUM_HOLES))
+_STEP_BITS = tuple(sum(1 << n for n in NEIGHBOURS[h]) for h in range(NUM_HOLES))
+_LONGEST = max(len(line) for line in LINES)
+
+
+def _landing(pattern: int, length: int, long: bool) -> int:
+    """Distance to the landing hole of a jump over ``pattern`` (bit i: a piece i + 1 holes away,
+    ``length`` holes on the board that way), or 0 when there is no jump."""
+    if not pattern:
+        return 0
+    i = (pattern & -pattern).bit_length() - 1  # the first piece: i + 1 holes away
+    land = 2 * i + 1
+    if (i and not long) or land >= length or pattern >> (i + 1) & ((1 << (land - i)) - 1):
+        return 0
+    return land + 1
+
+
+def _reversed(pattern: int, length: int) -> int:
+    return int(format(pattern, f"0{length}b")[::-1], 2) if length else 0
+
+
+_Entry = tuple[int, int, list[int], tuple[int, ...], int, list[int], tuple[int, ...]]
+
+
+@cache
+def _jump_tables(long: bool) -> tuple[tuple[_Entry, ...], ...]:
+    """Per hole, per line through it: (line, shift to the holes ahead, landing table ahead, landing
+    bits ahead, mask of the holes behind, landing table behind, landing bits behind)."""
+    ahead = [[_landing(p, n, long) for p in range(1 << n)] for n in range(_LONGEST)]
+    behind = [[_landing(_reversed(p, n), n, long) for p in range(1 << n)] for n in range(_LONGEST)]
+    tables = []
+    for hole in range(NUM_HOLES):
+        entries = []
+        for line, pos in _ON_LINES[hole]:
+            holes = LINES[line]
+            entries.append((line, pos + 1, ahead[len(holes) - pos - 1], (0, *(1 << h for h in holes[pos + 1:])),
+                            (1 << pos) - 1, behind[pos], (0, *(1 << h for h in reversed(holes[:pos])))))
+        tables.append(tuple(entries))
+    return tuple(tables)
+
+
+@cache
+def _ban_bits(ban: bytes) -> tuple[int, int]:
+    """(holes where a move may end, holes a chain may pass) as bitboards."""
+    return (sum(1 << h for h in range(NUM_HOLES) if not ban[h]),
+            sum(1 << h for h in range(NUM_HOLES) if ban[h] < 2))
+
+
+def legal_move_ids(board: Sequence[int], mark: int, long: bool, chain: bool, ban: bytes) -> list[int]:
+    """The ids of every move of the pieces marked ``mark`` — the moves :func:`destinations`
+    gives, in the same order (by start, then end), or the pass's id when there is none — without
+    a move object or a list of cells per piece: the learning environments' action mask."""
+    jumps = _jump_tables(long)
+    stop_ok, pass_ok = _ban_bits(ban)
+    occupied = 0
+    lines = [0] * len(LINES)
+    starts = []
+    for hole, value in enumerate(board):
+        if value:
+            occupied |= 1 << hole
+            for line, bit in _LINE_BITS[hole]:
+                lines[line] |= bit
+            if value == mark:
+                starts.append(hole)
+    ids: list[int] = []
+    for start in starts:
+        for line, bit in _LINE_BITS[start]:  # the moving piece has left its hole
+            lines[line] ^= bit
+        seen = 1 << start
+        frontier = [start]
+        while frontier:
+            new = 0
+            for line, shift, ahead, ahead_bits, below, behind, behind_bits in jumps[frontier.pop()]:
+                pieces = lines[line]
+                new |= ahead_bits[ahead[pieces >> shift]] | behind_bits[behind[pieces & below]]
+            new &= pass_ok & ~seen
+            seen |= new
+            while chain and new:
+                low = new & -new
+                frontier.append(low.bit_length() - 1)
+                new ^= low
+        for line, bit in _LINE_BITS[start]:
+            lines[line] ^= bit
+        ends = (seen & ~(1 << start) | _STEP_BITS[start] & ~occupied) & stop_ok
+        base = start * NUM_HOLES
+        while ends:
+            low = ends & -ends
+            ids.append(base + low.bit_length() - 1)
+            ends ^= low
+    return ids or [PASS.id]

@@ -1,7 +1,10 @@
 """Observation encoders: one module per game turns a player's view into a float32 tensor.
 
-An encoder reads only ``game.view(state, player)`` — the JSON a player may know — never a state,
-so an observation cannot carry hidden information the view does not. Every value lies in [0, 1].
+An encoder's meaning is ``encode(game.view(state, player))`` — the JSON a player may know — so an
+observation cannot carry hidden information the view does not. :meth:`Encoder.observe` computes
+the same array straight from the state (several times cheaper than building the view), and
+:meth:`Encoder.legal_mask` the action mask straight from the move generator; a test compares
+both with the view-based arrays on random games. Every value lies in [0, 1].
 
 >>> import qipan
 >>> from qipan.rl.encoders import make_encoder
@@ -27,6 +30,7 @@ from qipan.core.errors import GameError, choices_text
 from qipan.core.game import Game
 
 Observation = NDArray[np.float32]
+ActionMask = NDArray[np.int8]
 
 
 class Encoder(ABC):
@@ -47,6 +51,22 @@ class Encoder(ABC):
     @abstractmethod
     def encode(self, view: Mapping[str, Any]) -> Observation:
         """The observation of ``view`` (a player's view: ``view["player"]`` is an int)."""
+
+    def observe(self, state: Any, player: int) -> Observation:
+        """The observation of ``player`` at ``state``: always ``encode(game.view(state, player))``.
+
+        Encoders override this with a direct path that skips building the view's JSON; it reads
+        only what the view shows, and tests/rl/test_fast_paths.py checks on random games that
+        the arrays are byte-identical to the encoded view's."""
+        return self.encode(self.game.view(state, player))
+
+    def legal_mask(self, state: Any) -> ActionMask:
+        """1 at every legal action id of the player deciding at ``state``, else 0.
+
+        Encoders override this to read the ids straight from the game's move generator."""
+        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        mask[self.game.legal_action_ids(state)] = 1
+        return mask
 
     def zeros(self) -> Observation:
         return np.zeros(self.shape, dtype=np.float32)
@@ -114,4 +134,4 @@ def make_encoder(game: Game[Any, Any]) -> Encoder:
     return cls(game)
 
 
-__all__ = ["Encoder", "Layout", "Observation", "encoded_games", "make_encoder", "relative"]
+__all__ = ["ActionMask", "Encoder", "Layout", "Observation", "encoded_games", "make_encoder", "relative"]

@@ -16,8 +16,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-from qipan.rl.encoders import Encoder, Observation
+from qipan.games.abalone.board import CELLS, PAD, UNIVERSE, WIDTH
+from qipan.games.abalone.game import MARBLES
+from qipan.games.abalone.moves import MOVE_TABLES, NUM_ACTIONS, legal_bitboards, move_id
+from qipan.rl.encoders import ActionMask, Encoder, Observation
 
 ROWS = "abcdefghi"
 _TO_WIN = 6
@@ -33,6 +37,26 @@ _CELL: dict[str, tuple[int, int]] = {
 _BOARD = np.zeros((9, 9), dtype=np.float32)
 for _r, _c in _CELL.values():
     _BOARD[_r, _c] = 1.0
+
+
+# The padded bitboard as little-endian bytes unpacks to a (rows, WIDTH) grid of bits whose window
+# [PAD:PAD + 9, PAD:PAD + 9] is exactly the (row, number - 1) grid of the planes.
+_BYTES = (UNIVERSE.bit_length() + 7) // 8
+_ROWS = _BYTES * 8 // WIDTH
+_WINDOW = (slice(PAD, PAD + 9), slice(PAD, PAD + 9))
+assert all(divmod(c, WIDTH) == (_CELL[n][0] + PAD, _CELL[n][1] + PAD) for c, n in zip(CELLS, _CELL, strict=True))
+
+# _MOVE_IDS[k, bit]: the id of the move of table k (MOVE_TABLES) whose cell is ``bit``.
+_MOVE_IDS = np.zeros((len(MOVE_TABLES), _BYTES * 8), dtype=np.intp)
+for _k, _table in enumerate(MOVE_TABLES):
+    for _cell, _move in _table.items():
+        _MOVE_IDS[_k, _cell] = move_id(_move)
+
+
+def _unpack(boards: list[int]) -> NDArray[np.uint8]:
+    """Bitboards as a (len(boards), bits) array of 0/1 (uint8), bit i at column i."""
+    data = b"".join(b.to_bytes(_BYTES, "little") for b in boards)
+    return np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little").reshape(len(boards), -1)
 
 
 class AbaloneEncoder(Encoder):
@@ -67,3 +91,26 @@ class AbaloneEncoder(Encoder):
         if limit:
             obs[6] = _BOARD * min(1.0, view["quiet"] / limit)
         return obs
+
+    def observe(self, state: Any, player: int) -> Observation:
+        """:meth:`encode` of the view, straight from the bitboards (everything is public)."""
+        own, opp = (state.black, state.white) if player == 0 else (state.white, state.black)
+        obs = self.zeros()
+        obs[:2] = _unpack([own, opp]).reshape(2, _ROWS, WIDTH)[(slice(None), *_WINDOW)]
+        obs[2] = _BOARD
+        if player == 0:
+            obs[3] = _BOARD
+        # The view's pushed_out: each side's pushed-out count is the other side's missing marbles.
+        obs[4] = _BOARD * min(1.0, (MARBLES - opp.bit_count()) / _TO_WIN)
+        obs[5] = _BOARD * min(1.0, (MARBLES - own.bit_count()) / _TO_WIN)
+        limit = self.game.config["quiet_move_limit"]
+        if limit:
+            obs[6] = _BOARD * min(1.0, state.quiet / limit)
+        return obs
+
+    def legal_mask(self, state: Any) -> ActionMask:
+        """The ids of every legal move, read off the move generator's bitboards in bulk."""
+        own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[_MOVE_IDS[_unpack(legal_bitboards(own, opp)).view(bool)]] = 1
+        return mask

@@ -17,6 +17,7 @@ rotated, because action ids are absolute.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +30,8 @@ _CELL: dict[str, tuple[int, int]] = {name: (8 - r, q + 8) for name, (q, r, _s) i
 _HOLES = np.zeros((17, 17), dtype=np.float32)
 for _r, _c in _CELL.values():
     _HOLES[_r, _c] = 1.0
+_FLAT = np.array([r * 17 + c for r, c in _CELL.values()], dtype=np.intp)
+"""Per hole index, its cell in a flattened 17×17 plane."""
 _CAPTURE_STEP_LIMIT = 60
 _MAX_CAPTURES = 59
 
@@ -83,3 +86,34 @@ class ChineseCheckersEncoder(Encoder):
         for seat in view["finished"]:
             obs[2 * n + 1 + relative(seat, me, n)] = _HOLES
         return obs
+
+    def observe(self, state: Any, player: int) -> Observation:
+        """:meth:`encode` of the view, straight from the board (everything is public)."""
+        obs = self.zeros()
+        flat = obs.reshape(len(self.planes), -1)
+        board = np.array(state.board, dtype=np.intp)
+        holes = np.flatnonzero(board)
+        n = self.players
+        if self.capture:
+            flat[0, _FLAT[holes]] = 1.0
+            obs[1] = _HOLES
+            for seat, score in enumerate(state.scores):
+                obs[2 + relative(seat, player, n)] = _HOLES * min(1.0, score / _MAX_CAPTURES)
+            obs[2 + n] = _HOLES * min(1.0, state.quiet / _CAPTURE_STEP_LIMIT)
+            return obs
+        flat[(board[holes] - 1 - player) % n, _FLAT[holes]] = 1.0
+        obs[n:2 * n + 1] = self._targets(player)
+        for seat in state.finished:
+            obs[2 * n + 1 + relative(seat, player, n)] = _HOLES
+        return obs
+
+    @functools.cache  # noqa: B019 - one small array per seat, for the encoder's lifetime
+    def _targets(self, player: int) -> Observation:
+        """The constant planes seen by ``player``: the star's holes, then each seat's target."""
+        n = self.players
+        game: Any = self.game
+        planes = np.zeros((n + 1, 17, 17), dtype=np.float32)
+        planes[0] = _HOLES
+        for seat in range(n):
+            planes.reshape(n + 1, -1)[1 + relative(seat, player, n), _FLAT[list(game.target_holes(seat))]] = 1.0
+        return planes

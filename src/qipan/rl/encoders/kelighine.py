@@ -13,10 +13,12 @@ are counted from the viewer: seat +0 is the viewer, +1 the next player, and so o
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
-from qipan.games.kelighine.board import NAMES
+from qipan.games.kelighine.board import INDIRECT, NAMES, J
+from qipan.games.kelighine.state import RESERVE, Piece
 from qipan.rl.encoders import Encoder, Layout, Observation, relative
 
 PHASES = ("roll", "ones", "act", "push", "over")
@@ -101,6 +103,71 @@ class KelighineEncoder(Encoder):
             obs[lay["push_cause"].start + CAUSES.index(push["cause"])] = 1
             obs[lay["push_piece"]] = [_tier(push["piece"]), _progress(push["piece"])]
         return obs
+
+
+    def observe(self, state: Any, player: int) -> Observation:
+        """:meth:`encode` of the view, straight from the state (everything is public)."""
+        obs = self._template().copy()
+        lay = self.layout
+        n = self.players
+        each = self.pieces_each
+        game: Any = self.game
+        lap_progress = game.lap_progress
+        cells = obs[lay["cells"]].reshape(len(NAMES), self.per_cell)
+        for owner, pieces in enumerate(state.pieces):
+            base = 4 * relative(owner, player, n)
+            for piece in pieces:
+                if piece.cell != RESERVE:
+                    row = cells[piece.cell]
+                    row[base] += 1 / each
+                    row[base + 1] = max(row[base + 1], _piece_tier(piece))
+                    row[base + 2] = max(row[base + 2], _lap(lap_progress(owner, piece)))
+        for owner, pieces in enumerate(state.pieces):
+            for piece in pieces:
+                if piece.entry >= 0:
+                    cells[piece.entry, 4 * relative(owner, player, n) + 3] = 1
+        shared = 4 * n
+        if state.last >= 0:
+            cells[sorted(INDIRECT[state.last]), shared] = 1
+            cells[state.last, shared + 1] = 1
+        obs[lay["phase"].start + state.phase] = 1
+        obs[lay["turn"].start + relative(state.turn, player, n)] = 1
+        for face in state.rolled:
+            obs[lay["rolled"].start + face - 1] += 0.5
+        for face in state.dice:
+            obs[lay["dice"].start + face - 1] += 0.25
+        obs[lay["one_die"]] = float(state.one_die)
+        for seat, pieces in enumerate(state.pieces):
+            obs[lay["reserve"].start + relative(seat, player, n)] = sum(p.cell == RESERVE for p in pieces) / each
+            obs[lay["finished"].start + relative(seat, player, n)] = sum(p.cell == J for p in pieces) / each
+        push = state.pending
+        if push is not None:
+            cells[push.origin, shared + 2] = 1
+            for option in push.options:
+                cells[_INDEX[NAMES[option]], shared + 3] = 1  # as the view names it
+            obs[lay["push_owner"].start + relative(push.owner, player, n)] = 1
+            obs[lay["push_cause"].start + push.cause] = 1
+            piece = push.piece._replace(cell=push.origin, entry=-1)
+            obs[lay["push_piece"]] = [_piece_tier(piece), _lap(lap_progress(push.owner, piece))]
+        return obs
+
+    @functools.cache  # noqa: B019 - one small array for the encoder's lifetime
+    def _template(self) -> Observation:
+        """The observation's constant part: the cell kinds."""
+        obs = self.zeros()
+        cells = obs[self.layout["cells"]].reshape(len(NAMES), self.per_cell)
+        for name, kind in _KIND.items():
+            cells[_INDEX[name], 4 * self.players + 4 + kind] = 1
+        return obs
+
+
+def _piece_tier(piece: Piece) -> float:
+    face = piece.face
+    return 0.0 if face == 6 else face / 3
+
+
+def _lap(lap: Mapping[str, int] | None) -> float:
+    return 0.0 if lap is None else min(1.0, lap["steps"] / lap["of"])
 
 
 def _tier(piece: Mapping[str, Any]) -> float:

@@ -1,0 +1,89 @@
+"""FROZEN REFERENCE (pre-change copy, used only by tests/rl/test_fast_paths.py): the encoder of
+src/qipan/rl/encoders/chinese_checkers.py as it was before the fast paths of issue 23 (commit 3c39eda).
+Do not edit: the fast observations must stay byte-identical to these.
+
+Chinese Checkers observations: planes of 17×17 over the star's axial coordinates.
+
+Hole ``h`` with cube coordinates (q, r, s) sits at ``[plane, 8 - r, q + 8]``: row ``a`` (the
+first player's home tip) is grid row 0, row ``q`` grid row 16. The 168 grid points off the star
+are 0 in every plane. Seats are counted from the viewer (plane 0 = own pieces); the board is not
+rotated, because action ids are absolute.
+
+>>> import qipan
+>>> game = qipan.load("chinese-checkers", players=3)
+>>> encoder = ChineseCheckersEncoder(game)
+>>> encoder.shape
+(10, 17, 17)
+>>> obs = encoder.encode(game.view(game.initial_state(), 1))
+>>> [int(obs[k].sum()) for k in range(3)]  # own, next seat's and the seat after's pieces
+[10, 10, 10]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from qipan.games.chinese_checkers.board import HOLES, NAMES
+from qipan.rl.encoders import Encoder, Observation, relative
+
+_CELL: dict[str, tuple[int, int]] = {name: (8 - r, q + 8) for name, (q, r, _s) in zip(NAMES, HOLES, strict=True)}
+_HOLES = np.zeros((17, 17), dtype=np.float32)
+for _r, _c in _CELL.values():
+    _HOLES[_r, _c] = 1.0
+_CAPTURE_STEP_LIMIT = 60
+_MAX_CAPTURES = 59
+
+
+class ChineseCheckersEncoder(Encoder):
+    def __init__(self, game: Any):
+        super().__init__(game)
+        self.players: int = game.num_players
+        self.capture: bool = game.variant == "capture"
+        n = self.players
+        if self.capture:
+            self.planes = (
+                "pieces (all alike in 食棋)",
+                "holes of the star (constant)",
+                *(f"captures of seat +{k} / 59 (whole board)" for k in range(n)),
+                "moves since the last capture / 60 (whole board)",
+            )
+        else:
+            self.planes = (
+                *(f"pieces of seat +{k}" for k in range(n)),
+                "holes of the star (constant)",
+                *(f"target holes of seat +{k}" for k in range(n)),
+                *(f"seat +{k} has finished (whole board)" for k in range(n)),
+            )
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (len(self.planes), 17, 17)
+
+    def encode(self, view: Mapping[str, Any]) -> Observation:
+        obs = self.zeros()
+        me: int = view["player"]
+        n = self.players
+        if self.capture:
+            for name in view["pieces"]:
+                r, c = _CELL[name]
+                obs[0, r, c] = 1.0
+            obs[1] = _HOLES
+            for seat, score in enumerate(view["scores"]):
+                obs[2 + relative(seat, me, n)] = _HOLES * min(1.0, score / _MAX_CAPTURES)
+            obs[2 + n] = _HOLES * min(1.0, view["quiet"] / _CAPTURE_STEP_LIMIT)
+            return obs
+        for name, owner in view["pieces"].items():
+            r, c = _CELL[name]
+            obs[relative(owner, me, n), r, c] = 1.0
+        obs[n] = _HOLES
+        for seat, holes in enumerate(view["target_holes"]):
+            plane = n + 1 + relative(seat, me, n)
+            for name in holes:
+                r, c = _CELL[name]
+                obs[plane, r, c] = 1.0
+        for seat in view["finished"]:
+            obs[2 * n + 1 + relative(seat, me, n)] = _HOLES
+        return obs

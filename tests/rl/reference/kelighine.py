@@ -1,0 +1,117 @@
+"""FROZEN REFERENCE (pre-change copy, used only by tests/rl/test_fast_paths.py): the encoder of
+src/qipan/rl/encoders/kelighine.py as it was before the fast paths of issue 23 (commit 3c39eda).
+Do not edit: the fast observations must stay byte-identical to these.
+
+Kelighine observations: a flat vector of per-cell features over the 41 cells, then the dice,
+phase, reserves and the pending push.
+
+Cells in the order A1..A16, B1..B8, C1..C8, D, E, F, G, I, L, H, K, J (``board.NAMES``). Seats
+are counted from the viewer: seat +0 is the viewer, +1 the next player, and so on.
+
+>>> import qipan
+>>> game = qipan.load("kelighine")
+>>> encoder = KelighineEncoder(game)
+>>> encoder.shape
+(769,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from qipan.games.kelighine.board import NAMES
+from qipan.rl.encoders import Encoder, Layout, Observation, relative
+
+PHASES = ("roll", "ones", "act", "push", "over")
+CAUSES = ("direct", "indirect", "persistence")
+_INDEX = {name: i for i, name in enumerate(NAMES)}
+_KINDS = ("A", "B", "C", "corner", "start", "J")
+_KIND = {name: (_KINDS.index(name[0]) if name[0] in "ABC" and len(name) > 1 else
+                3 if name in "DEFG" else 4 if name in "ILHK" else 5) for name in NAMES}
+_SHARED = 4 + len(_KINDS)  # indirect, last piece, pushed from, push option; cell kind
+
+
+class KelighineEncoder(Encoder):
+    def __init__(self, game: Any):
+        super().__init__(game)
+        n = self.players = int(game.num_players)
+        self.per_cell = 4 * n + _SHARED
+        self.pieces_each = 3 if game.config["version"] == 2 else 1
+        self.layout = Layout(
+            ("cells", len(NAMES) * self.per_cell,
+             f"per cell, {self.per_cell} values: for each seat +0..+{n - 1} (4 each): its pieces here / "
+             "pieces each, highest completed tier of them / 3 (the die face: 6 → 0, 1 → 1/3, 2 → 2/3, "
+             "3 → 1), lap progress of the lap under way (steps / of), its coin here; then indirect-push "
+             "cell this turn, cell of the last piece, cell a pending push comes from, allowed "
+             "destination of the pending push; then the cell kind one-hot (A, B, C, corner, start, J)"),
+            ("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES)),
+            ("turn", n, "whose turn it is, by seat from the viewer"),
+            ("rolled", 6, "faces rolled this turn: count of each face 1–6 / 2"),
+            ("dice", 6, "unused dice: count of each face 1–6 / 4 (four 1s after a double 1)"),
+            ("one_die", 1, "only one die may be used (version 2, one piece left)"),
+            ("reserve", n, "pieces in reserve / pieces each, by seat"),
+            ("finished", n, "pieces at J / pieces each, by seat"),
+            ("push_owner", n, "owner of the piece being pushed (who chooses), by seat"),
+            ("push_cause", len(CAUSES), "why it is pushed: " + ", ".join(CAUSES)),
+            ("push_piece", 2, "pushed piece: highest completed tier / 3, lap progress"),
+        )
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.layout.size,)
+
+    def encode(self, view: Mapping[str, Any]) -> Observation:
+        obs = self.zeros()
+        lay = self.layout
+        me: int = view["player"]
+        n = self.players
+        each = self.pieces_each
+        cells = obs[lay["cells"]].reshape(len(NAMES), self.per_cell)
+        for piece in view["pieces"]:
+            row = cells[_INDEX[piece["cell"]]]
+            base = 4 * relative(piece["player"], me, n)
+            row[base] += 1 / each
+            row[base + 1] = max(row[base + 1], _tier(piece))
+            row[base + 2] = max(row[base + 2], _progress(piece))
+        for coin in view["coins"]:
+            cells[_INDEX[coin["cell"]], 4 * relative(coin["player"], me, n) + 3] = 1
+        shared = 4 * n
+        for name in view["indirect"]:
+            cells[_INDEX[name], shared] = 1
+        if view["last_piece"] is not None:
+            cells[_INDEX[view["last_piece"]], shared + 1] = 1
+        for name, kind in _KIND.items():
+            cells[_INDEX[name], shared + 4 + kind] = 1
+        obs[lay["phase"].start + PHASES.index(view["phase"])] = 1
+        obs[lay["turn"].start + relative(view["turn"], me, n)] = 1
+        for face in view["rolled"]:
+            obs[lay["rolled"].start + face - 1] += 0.5
+        for face in view["dice"]:
+            obs[lay["dice"].start + face - 1] += 0.25
+        obs[lay["one_die"]] = float(view["one_die"])
+        for seat in range(n):
+            obs[lay["reserve"].start + relative(seat, me, n)] = view["reserve"][seat] / each
+            obs[lay["finished"].start + relative(seat, me, n)] = view["finished"][seat] / each
+        push = view["pending_push"]
+        if push is not None:
+            cells[_INDEX[push["from"]], shared + 2] = 1
+            for name in push["options"]:
+                if name in _INDEX:  # "start" (back to the start cell) is the piece's start cell
+                    cells[_INDEX[name], shared + 3] = 1
+                else:
+                    cells[_INDEX[view["starts"][push["player"]]], shared + 3] = 1
+            obs[lay["push_owner"].start + relative(push["player"], me, n)] = 1
+            obs[lay["push_cause"].start + CAUSES.index(push["cause"])] = 1
+            obs[lay["push_piece"]] = [_tier(push["piece"]), _progress(push["piece"])]
+        return obs
+
+
+def _tier(piece: Mapping[str, Any]) -> float:
+    face: int = piece["face"]
+    return 0.0 if face == 6 else face / 3
+
+
+def _progress(piece: Mapping[str, Any]) -> float:
+    lap = piece["lap_progress"]
+    return 0.0 if lap is None else min(1.0, lap["steps"] / lap["of"])

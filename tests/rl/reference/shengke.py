@@ -1,0 +1,119 @@
+"""FROZEN REFERENCE (pre-change copy, used only by tests/rl/test_fast_paths.py): the encoder of
+src/qipan/rl/encoders/shengke.py as it was before the fast paths of issue 23 (commit 3c39eda).
+Do not edit: the fast observations must stay byte-identical to these.
+
+Sheng-Ke observations: a flat vector of the field, this player's hand, what is public of the
+opponent's hand, decks and discard piles, and the turn's dice and phase.
+
+Cards are named by their index in their owner's deck (``game.decks[p].cards``, the order of the
+deck file; the decks themselves are options, so public). "Own" and "opponent" are from the viewer's
+side; the field is not turned (cell a1 is index 0, e5 index 24, 甲 sits on row 1), because
+action ids are absolute.
+
+>>> import qipan
+>>> game = qipan.load("shengke", first="0")
+>>> encoder = ShengKeEncoder(game)
+>>> encoder.shape
+(471,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from qipan.rl.encoders import Encoder, Layout, Observation
+
+ELEMENTS = ("wood", "fire", "earth", "metal", "water")
+PHASES = ("coin", "shuffle", "roll", "pick", "place", "over")
+CELLS = 25
+DECK = 25
+_CELL_FEATURES = 10  # own, opponent, element (5), in / 8, out / 8, placed this turn
+
+
+def _cell(name: str) -> int:
+    return (int(name[1:]) - 1) * 5 + "abcde".index(name[0])
+
+
+class ShengKeEncoder(Encoder):
+    def __init__(self, game: Any):
+        super().__init__(game)
+        self.ids: tuple[dict[str, int], ...] = game.card_ids
+        self.layout = Layout(
+            ("field", CELLS * _CELL_FEATURES, "per cell a1, b1, ..., e5: own card, opponent's card, its element "
+                                              "one-hot (wood fire earth metal water), in number / 8, out number / 8, "
+                                              "placed this turn"),
+            ("hand", DECK, "own hand, by card index in own deck"),
+            ("hand_shown", DECK, "own hand cards the opponent saw drawn"),
+            ("opp_hand_shown", DECK, "opponent's hand cards both saw drawn, by index in the opponent's deck"),
+            ("opp_hand_counts", 5, "opponent's hand cards per element / 5"),
+            ("deck_sizes", 10, "own then opponent's deck size per element / 5"),
+            ("deck_bottoms", 2 * DECK, "own then opponent's cards known at the bottom of their decks"),
+            ("discards", 2 * DECK, "own then opponent's discard pile"),
+            ("counts", 4, "own, opponent's cards on the field / 25; own, opponent's score (with bonus) / 50"),
+            ("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES)),
+            ("seats", 4, "first player known; viewer is first; viewer is the current player; turn / turns"),
+            ("dice", 6, "dice of this turn: count of each face 1–6 / 2"),
+            ("picks", 5, "elements picked for 6s / 2"),
+            ("todo", 5, "elements still to place this turn / 2"),
+            ("bonus", 1, "first_bonus / 25"),
+        )
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.layout.size,)
+
+    def _index(self, card: Mapping[str, Any]) -> int:
+        index: int = self.ids[card["owner"]][card["id"]]
+        return index
+
+    def encode(self, view: Mapping[str, Any]) -> Observation:
+        obs = self.zeros()
+        lay = self.layout
+        me: int = view["player"]
+        field = obs[lay["field"]].reshape(CELLS, _CELL_FEATURES)
+        for name, card in view["field"].items():
+            row = field[_cell(name)]
+            row[0 if card["owner"] == me else 1] = 1
+            row[2 + ELEMENTS.index(card["element"])] = 1
+            row[7] = card["in"] / 8
+            row[8] = card["out"] / 8
+        for name in view["placed"]:
+            field[_cell(name), 9] = 1
+        own, opp = view["players"][me], view["players"][1 - me]
+        for card in own["hand"] or ():
+            obs[lay["hand"].start + self._index(card)] = 1
+        for card in own["hand_known"]:
+            obs[lay["hand_shown"].start + self._index(card)] = 1
+        for card in opp["hand_known"]:
+            obs[lay["opp_hand_shown"].start + self._index(card)] = 1
+        for e, element in enumerate(ELEMENTS):
+            obs[lay["opp_hand_counts"].start + e] = min(1.0, opp["hand_counts"][element] / 5)
+        for k, side in enumerate((own, opp)):
+            for e, element in enumerate(ELEMENTS):
+                deck = side["decks"][element]
+                obs[lay["deck_sizes"].start + 5 * k + e] = min(1.0, deck["size"] / 5)
+                for card in deck["bottom"]:
+                    obs[lay["deck_bottoms"].start + DECK * k + self._index(card)] = 1
+            for card in side["discard"]:
+                obs[lay["discards"].start + DECK * k + self._index(card)] = 1
+        obs[lay["counts"]] = [own["on_field"] / CELLS, opp["on_field"] / CELLS,
+                              min(1.0, own["score"] / 50), min(1.0, opp["score"] / 50)]
+        obs[lay["phase"].start + PHASES.index(view["phase"])] = 1
+        seats = lay["seats"].start
+        if view["first"] is not None:
+            obs[seats] = 1
+            obs[seats + 1] = float(view["first"] == me)
+        obs[seats + 2] = float(view["current"] == me)
+        obs[seats + 3] = min(1.0, view["turn"] / view["turns"])
+        for face in view["dice"]:
+            obs[lay["dice"].start + face - 1] += 0.5
+        for element in view["picks"]:
+            obs[lay["picks"].start + ELEMENTS.index(element)] += 0.5
+        for element in view["todo"]:
+            obs[lay["todo"].start + ELEMENTS.index(element)] += 0.5
+        obs[lay["bonus"]] = view["first_bonus"] / 25
+        np.clip(obs, 0.0, 1.0, out=obs)
+        return obs

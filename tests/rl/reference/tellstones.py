@@ -1,0 +1,129 @@
+"""FROZEN REFERENCE (pre-change copy, used only by tests/rl/test_fast_paths.py): the encoder of
+src/qipan/rl/encoders/tellstones.py as it was before the fast paths of issue 23 (commit 3c39eda).
+Do not edit: the fast observations must stay byte-identical to these.
+
+Tellstones observations: a flat vector of the public line(s), pools, scores and phase, the
+stone this player may be looking at right now, and the last action.
+
+A view only shows what a player may see *now*: face-down stones are ``"?"`` except the one a
+player has just peeked at. The last action (a swap, a hide...) is included so that an agent with
+memory (a recurrent policy) can track the stones; the observation itself has none.
+
+>>> import qipan
+>>> game = qipan.load("tellstones")
+>>> encoder = TellstonesEncoder(game)
+>>> encoder.shape
+(188,)
+>>> state = game.play(game.play(game.play(game.initial_state(), "place crown 3"), "hide 3"), "peek 3")
+>>> obs = encoder.encode(game.view(state, 0))
+>>> slot3 = obs[encoder.layout["slots"]].reshape(7, 19)[2]
+>>> int(slot3[8]), int(slot3[9])  # face down, and revealed to player 0: the crown
+(1, 1)
+>>> int(encoder.encode(game.view(state, 1))[encoder.layout["slots"]].reshape(7, 19)[2, 9])
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from qipan.games.tellstones.stones import KIND_WORDS, SLOTS, SYMBOLS
+from qipan.rl.encoders import Encoder, Layout, Observation, relative
+
+PHASES = ("start", "turn", "peeking", "answer-challenge", "answer-boast", "answer-counter", "prove", "over")
+# Per slot: empty, face up (7 symbols), face down, revealed to this player (7), peeked this turn,
+# challenged, to be named next in a proof.
+_SLOT = 1 + 7 + 1 + 7 + 3
+
+
+class TellstonesEncoder(Encoder):
+    def __init__(self, game: Any):
+        super().__init__(game)
+        self.players: int = game.num_players
+        self.lines: int = len(game.view(game.initial_state(), None)["lines"])
+        n, cells = self.players, self.lines * SLOTS
+        self.layout = Layout(
+            ("slots", cells * _SLOT, f"per slot (line a slots 1–7{', then line b' if self.lines > 1 else ''}), "
+                                     f"{_SLOT} values: empty; face-up symbol one-hot (7, symbol order "
+                                     "crown shield sword flag knight hammer scale); face down; symbol "
+                                     "revealed to this player now (7); peeked this turn; challenged; "
+                                     "to be named next in a proof"),
+            ("pools", self.lines * 7, "symbols still in each line's pool"),
+            ("scores", 2, "own team's score / 3, opposing team's score / 3"),
+            ("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES)),
+            ("turn_player", n, "whose turn it is, one-hot by seat counted from the viewer (0 = self)"),
+            ("boaster", n, "who boasted (same seat order), all 0 if nobody"),
+            ("catch_up", n, "seats whose next turn has the catch-up peek bonus (same seat order)"),
+            ("peeks", 2, "peek allowance / 3, peeks left / 3"),
+            ("turns", 1, "turns played / turn_limit (0 when there is no limit)"),
+            ("last_actor", n + 1, "who took the last action (same seat order; last = chance); 0 at the start"),
+            ("last_kind", len(KIND_WORDS), "last action's kind one-hot: " + ", ".join(KIND_WORDS)),
+            ("last_slots", cells, "slots the last action named"),
+            ("last_symbol", 7, "symbol the last action named (place, name)"),
+        )
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.layout.size,)
+
+    def _slot(self, label: str) -> int:
+        """Index in 0..lines*7-1 of a slot label ("4" or "b4")."""
+        if label[0].isalpha():
+            return "ab".index(label[0]) * SLOTS + int(label[1:]) - 1
+        return int(label) - 1
+
+    def encode(self, view: Mapping[str, Any]) -> Observation:
+        obs = self.zeros()
+        lay = self.layout
+        me: int = view["player"]
+        n = self.players
+        my_team = next(t for t, seats in enumerate(view["teams"]) if me in seats)
+        slots = obs[lay["slots"]].reshape(self.lines * SLOTS, _SLOT)
+        for line, stones in enumerate(view["lines"]):
+            for i, stone in enumerate(stones):
+                row = slots[line * SLOTS + i]
+                if stone is None:
+                    row[0] = 1
+                elif stone == "?":
+                    row[8] = 1
+                else:
+                    row[1 + SYMBOLS.index(stone)] = 1
+        if view["revealed"] is not None:
+            slots[self._slot(view["revealed"]["slot"]), 9 + SYMBOLS.index(view["revealed"]["stone"])] = 1
+        for label in view["peeked"]:
+            slots[self._slot(label), 16] = 1
+        if view["challenged"] is not None:
+            slots[self._slot(view["challenged"]), 17] = 1
+        if view["proving"] is not None:
+            slots[self._slot(view["proving"]), 18] = 1
+        pools = obs[lay["pools"]]
+        for line, pool in enumerate(view["pools"]):
+            for stone in pool:
+                pools[line * 7 + SYMBOLS.index(stone)] = 1
+        target = view["target"]
+        obs[lay["scores"]] = [min(1.0, view["scores"][my_team] / target),
+                              min(1.0, view["scores"][1 - my_team] / target)]
+        obs[lay["phase"].start + PHASES.index(view["phase"])] = 1
+        obs[lay["turn_player"].start + relative(view["turn_player"], me, n)] = 1
+        if view["boaster"] is not None:
+            obs[lay["boaster"].start + relative(view["boaster"], me, n)] = 1
+        for seat, bonus in enumerate(view["catch_up"]):
+            obs[lay["catch_up"].start + relative(seat, me, n)] = float(bonus)
+        obs[lay["peeks"]] = [view["peek_allowance"] / 3, view["peeks_left"] / 3]
+        limit = self.game.config["turn_limit"]
+        if limit:
+            obs[lay["turns"]] = min(1.0, view["turn"] / limit)
+        last = view["last"]
+        if last is not None:
+            actor = n if last["player"] == "chance" else relative(last["player"], me, n)
+            obs[lay["last_actor"].start + actor] = 1
+            words = last["action"].split()
+            obs[lay["last_kind"].start + KIND_WORDS.index(words[0])] = 1
+            if words[0] != "first":
+                for word in words[1:]:
+                    if word in SYMBOLS:
+                        obs[lay["last_symbol"].start + SYMBOLS.index(word)] = 1
+                    elif word[-1].isdigit():
+                        obs[lay["last_slots"].start + self._slot(word)] = 1
+        return obs
