@@ -231,21 +231,57 @@ def test_duplicate_games_must_fill_whole_deals() -> None:
         list(run(ArenaSpec("kelighine", "easy", "random", options=(("players", 3),), duplicate=True), 4))
 
 
-def test_duplicate_interval_is_over_deals() -> None:
+def test_t_quantile_known_values() -> None:
+    # Student's t table (e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2), three decimals
+    table = {(0.975, 1): 12.706, (0.975, 2): 4.303, (0.975, 3): 3.182, (0.975, 7): 2.365, (0.975, 10): 2.228,
+             (0.975, 19): 2.093, (0.975, 30): 2.042, (0.975, 49): 2.010, (0.975, 100): 1.984,
+             (0.975, 120): 1.980, (0.95, 9): 1.833, (0.995, 5): 4.032, (0.99, 60): 2.390, (0.9995, 200): 3.340}
+    for (p, df), value in table.items():
+        assert arena.t_quantile(p, df) == pytest.approx(value, abs=6e-4), (p, df)
+        assert arena.t_quantile(1 - p, df) == pytest.approx(-value, abs=6e-4)
+    assert arena.t_quantile(0.5, 7) == pytest.approx(0.0, abs=1e-9)
+    assert arena.t_quantile(0.975, 100_000) == pytest.approx(1.95998, abs=1e-5)  # the normal's 1.95996
+    with pytest.raises(ValueError):
+        arena.t_quantile(0.975, 0)
+
+
+def test_duplicate_interval_is_student_t_over_deals() -> None:
     paired = Summary("a", "b", deal=2)
     for index, outcome in enumerate([1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 0]):
         paired.add(outcome, index)
     deal_means = [0.5, 1.0, 0.5, 0.0, 1.0, 0.5, 1.0, 0.5]
     mean = sum(deal_means) / 8
-    half = 1.959963984540054 * math.sqrt(sum((x - mean) ** 2 for x in deal_means) / 7 / 8)
+    half = 2.364624 * math.sqrt(sum((x - mean) ** 2 for x in deal_means) / 7 / 8)  # t(0.975, 7 df)
     assert paired.paired and paired.interval == pytest.approx((mean - half, mean + half))
     assert paired.score == mean == 0.625
     assert paired.to_json()["paired"] is True
-    # every deal split 1-1: nothing to estimate a spread from, so the Wilson interval stands
+
+
+def test_twenty_deals_use_t_with_nineteen_degrees_of_freedom() -> None:
+    s = Summary("a", "b", deal=2)
+    outcomes = [1.0, 0.0] * 8 + [1.0, 1.0] * 8 + [0.0, 0.0] * 4  # deal scores: 8 of 0.5, 8 of 1, 4 of 0
+    for index, outcome in enumerate(outcomes):
+        s.add(outcome, index)
+    scores = [0.5] * 8 + [1.0] * 8 + [0.0] * 4
+    mean = sum(scores) / 20
+    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / 19)
+    low, high = s.interval
+    assert (high - low) / 2 == pytest.approx(2.093 * sd / math.sqrt(20), abs=1e-3)  # not 1.96: 6% wider
+    assert (low + high) / 2 == pytest.approx(mean)
+
+
+def test_deals_that_all_scored_the_same_give_wilson_over_deals() -> None:
+    # 100 games = 50 deals, all won (Kelighine version 2's hard against random): Wilson over 50 deals
+    swept = Summary("a", "b", deal=2)
+    for index in range(100):
+        swept.add(1.0, index)
+    assert swept.paired and swept.interval == pytest.approx((0.9287, 1.0), abs=1e-4)
+    assert swept.interval == wilson(50, 50)  # not wilson(100, 100): the deals are the unit
+    # every deal split 1-1: each deal scores 0.5, so Wilson over 4 deals, not over 8 games
     split = Summary("a", "b", deal=2)
     for index in range(8):
         split.add(index % 2, index)
-    assert not split.paired and split.interval == wilson(4, 8)
+    assert split.paired and split.interval == wilson(2, 4)
 
 
 def test_cli_arena_duplicate(tmp_path: Path) -> None:

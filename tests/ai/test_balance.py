@@ -83,8 +83,9 @@ def test_alternating_starter_gives_an_interval_over_deals() -> None:
     expected = paired_interval([0.5, 1.0, 0.5, 1.0])
     assert expected is not None
     assert report["positions"][0]["interval"] == pytest.approx(list(expected), abs=1e-4)
-    assert report["positions"][0]["interval"] == pytest.approx([0.467, 1.0], abs=1e-3)
-    assert report["positions"][1]["interval"] == pytest.approx([0.0, 0.533], abs=1e-3)
+    # mean 0.75, sd 0.2887 over 4 deals: 0.75 -+ t(0.975, 3 df) 3.182 * 0.1443
+    assert report["positions"][0]["interval"] == pytest.approx([0.291, 1.0], abs=1e-3)
+    assert report["positions"][1]["interval"] == pytest.approx([0.0, 0.709], abs=1e-3)
     assert report["positions"][0]["share"] == 0.75
 
 
@@ -117,8 +118,8 @@ def test_margin_interval_over_deals() -> None:
     # deal means 1, 1, 1: no spread, so the interval is the mean itself
     assert report["mean"] == 1.0 and report["interval"] == [1.0, 1.0]
     assert report["counts"] == {"-2": 1, "0": 1, "1": 2, "2": 1, "4": 1}
-    unpaired = margin_report(results, paired=False)
-    assert unpaired is not None and unpaired["interval"] == pytest.approx([-0.600, 2.600], abs=1e-3)  # sd 2, n 6
+    unpaired = margin_report(results, paired=False)  # sd 2 over 6 games: 1 -+ t(0.975, 5 df) 2.571 * 2 / sqrt(6)
+    assert unpaired is not None and unpaired["interval"] == pytest.approx([-1.099, 3.099], abs=1e-3)
     assert margin_report([game(0, [0, 1], [0.0, 0.0])], paired=False) is None
 
 
@@ -143,6 +144,16 @@ def test_parse_sweep_forms_and_refusals() -> None:
         with pytest.raises(GameError) as info:
             parse_sweep(bad)
         assert len(str(info.value)) < 200
+
+
+def test_sweep_takes_the_hyphen_spelling_like_option() -> None:
+    plan = make_plan("shengke", None, {}, sweep="first-bonus=1..2", games=2)
+    assert plan.sweep == ("first_bonus", ["1", "2"])
+    assert [dict(spec.options)["first_bonus"] for _, spec in plan.points] == ["1", "2"]
+    with pytest.raises(GameError, match="leave it out of --option"):
+        make_plan("shengke", None, {"first-bonus": "2"}, sweep="first-bonus=1..2", games=2)
+    with pytest.raises(GameError, match="leave it out of --option"):
+        make_plan("shengke", None, {"first_bonus": "2"}, sweep="first-bonus=1..2", games=2)
 
 
 def test_practical_levels_and_the_starter_option() -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -48,12 +49,59 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (low, high)
 
 
-def paired_interval(deal_scores: list[float], z: float = Z95) -> tuple[float, float] | None:
-    """Normal 95% interval of the mean of per-deal scores (None when it cannot be estimated:
+def t_quantile(p: float, df: int) -> float:
+    """The ``p`` quantile of Student's t distribution with ``df`` degrees of freedom (no SciPy):
+    bisection on the exact distribution function of a whole ``df`` (Abramowitz and Stegun
+    26.7.3-4), the Cornish-Fisher expansion (26.7.5, within 1e-8 there) above 100.
+
+    >>> round(t_quantile(0.975, 19), 3), round(t_quantile(0.975, 1), 3), round(t_quantile(0.025, 4), 3)
+    (2.093, 12.706, -2.776)
+    """
+    if df < 1 or not 0 < p < 1:
+        raise ValueError(f"t_quantile needs 0 < p < 1 and df >= 1, not p={p}, df={df}")
+    if p < 0.5:
+        return -t_quantile(1 - p, df)
+    if df > 100:
+        z = statistics.NormalDist().inv_cdf(p)
+        g = ((z**3 + z) / 4, (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+             (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+             (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160)
+        return z + sum(gk / float(df) ** (k + 1) for k, gk in enumerate(g))
+    target = 2 * p - 1  # P(|T| <= t), which grows with theta = atan(t / sqrt(df))
+    low, high = 0.0, math.pi / 2
+    for _ in range(100):
+        theta = (low + high) / 2
+        if _t_central(theta, df) < target:
+            low = theta
+        else:
+            high = theta
+    return math.sqrt(df) * math.tan((low + high) / 2)
+
+
+def _t_central(theta: float, df: int) -> float:
+    """P(|T| <= sqrt(df) tan theta) for Student's t with a whole ``df`` (the finite series)."""
+    c2, s = math.cos(theta) ** 2, math.sin(theta)
+    if df % 2 == 0:
+        term = total = 1.0
+        for k in range(1, (df - 2) // 2 + 1):
+            term *= c2 * (2 * k - 1) / (2 * k)
+            total += term
+        return s * total
+    if df == 1:
+        return 2 * theta / math.pi
+    term = total = math.cos(theta)
+    for k in range(1, (df - 3) // 2 + 1):
+        term *= c2 * (2 * k) / (2 * k + 1)
+        total += term
+    return 2 / math.pi * (theta + s * total)
+
+
+def paired_interval(deal_scores: list[float], confidence: float = 0.95) -> tuple[float, float] | None:
+    """Student's t interval of the mean of per-deal scores (None when it cannot be estimated:
     fewer than two deals, or every deal scored the same).
 
     >>> [round(x, 3) for x in paired_interval([0.5, 1.0, 0.5, 1.0])]
-    [0.467, 1.0]
+    [0.291, 1.0]
     """
     k = len(deal_scores)
     if k < 2:
@@ -62,7 +110,7 @@ def paired_interval(deal_scores: list[float], z: float = Z95) -> tuple[float, fl
     var = sum((x - mean) ** 2 for x in deal_scores) / (k - 1)
     if var == 0:
         return None
-    half = z * math.sqrt(var / k)
+    half = t_quantile((1 + confidence) / 2, k - 1) * math.sqrt(var / k)
     return (max(0.0, mean - half), min(1.0, mean + half))
 
 
@@ -112,19 +160,17 @@ class Summary:
 
     @property
     def paired(self) -> bool:
-        """Whether the interval comes from per-deal scores (duplicate mode) rather than Wilson's."""
-        return self.deal > 1 and self._paired() is not None
-
-    def _paired(self) -> tuple[float, float] | None:
-        return paired_interval([sum(v) / len(v) for v in self.deals.values()])
+        """Whether the interval is over deals (duplicate mode) rather than over games."""
+        return self.deal > 1 and bool(self.deals)
 
     @property
     def interval(self) -> tuple[float, float]:
-        """95% interval of the score: over deals in duplicate mode (when they vary), else Wilson."""
-        if self.deal > 1:
-            paired = self._paired()
-            if paired is not None:
-                return paired
+        """95% interval of the score. In duplicate mode the unit is the deal: Student's t interval
+        of the per-deal mean, or Wilson's over the deals when they all scored the same (no spread
+        to estimate). Otherwise Wilson's over the games."""
+        if self.paired:
+            scores = [sum(v) / len(v) for v in self.deals.values()]
+            return paired_interval(scores) or wilson(sum(scores), len(scores))
         return wilson(self.wins + 0.5 * self.draws, self.games)
 
     @property

@@ -13,8 +13,8 @@ seeds for every value, and names the value whose seats are closest to even. *Ski
 the level against each weaker level (seats alternating, duplicate deals where the game has chance)
 to show how much of a result is skill, beside the equal match.
 
->>> parse_sweep("first_bonus=0..4")
-('first_bonus', ['0', '1', '2', '3', '4'])
+>>> parse_sweep("first_bonus=0..4"), parse_sweep("first-bonus=1,3")
+(('first_bonus', ['0', '1', '2', '3', '4']), ('first_bonus', ['1', '3']))
 >>> shares([0, 1], [1.0, -1.0]), shares([1, 0], [0.0, 0.0]), shares([0, 1, 2], [-0.5, 1.0, -0.5])
 ([1.0, 0.0], [0.5, 0.5], [0.0, 1.0, 0.0])
 """
@@ -32,12 +32,12 @@ from typing import Any
 
 from qipan.ai.agent import agent_levels, make_agent
 from qipan.ai.arena import (
-    Z95,
     ArenaSpec,
     GameResult,
     Summary,
     play_unsaved,
     summarise,
+    t_quantile,
     wilson,
 )
 from qipan.ai.arena import check as check_arena
@@ -103,7 +103,7 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
     if len(text) > MAX_SWEEP_TEXT:
         raise GameError(f"--sweep: a text of {len(text)} characters is longer than {MAX_SWEEP_TEXT}")
     key, sep, spec = text.partition("=")
-    key, spec = key.strip(), spec.strip()
+    key, spec = key.strip().replace("-", "_"), spec.strip()  # first-bonus, as --option takes it
     if not sep or not key or not spec:
         raise GameError(f"--sweep {brief(text, 60)} must be written KEY=LOW..HIGH or KEY=A,B,..., "
                         "e.g. first_bonus=0..4")
@@ -287,7 +287,7 @@ def seat_report(spec: BalanceSpec, results: list[SeatGame]) -> dict[str, Any]:
 
 
 def margin_report(results: list[SeatGame], paired: bool) -> dict[str, Any] | None:
-    """Mean of the first player's margin before the bonus, with a 95% normal interval (over
+    """Mean of the first player's margin before the bonus, with Student's t 95% interval (over
     deals when paired; None with a single deal), and how often each margin occurred; None for
     games without points."""
     margins = [r.margin for r in results if r.margin is not None]
@@ -303,7 +303,7 @@ def margin_report(results: list[SeatGame], paired: bool) -> dict[str, Any] | Non
     mean = sum(values) / len(values)
     interval = None
     if len(values) > 1:
-        half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+        half = t_quantile(0.975, len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
         interval = [round(mean - half, 3), round(mean + half, 3)]
     counts = Counter(int(m) for m in margins)
     return {"mean": round(mean, 3), "interval": interval,

@@ -24,7 +24,10 @@ import logging
 import multiprocessing
 import os
 import re
+import signal
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,6 +48,12 @@ _ADDRESS = re.compile(
 
 CONNECT_SECONDS = 5.0
 """How long to wait for a cluster's address to answer at all before giving up on it."""
+
+JOBS_PER_CPU = 4
+"""The most worker processes per CPU of this machine: more only add memory and switching."""
+
+PARENT_POLL_SECONDS = 0.5
+"""How often a worker process checks that the process that started it is still there."""
 
 CHUNKS_PER_CPU = 4
 """Ray tasks per CPU of the cluster: enough to even out games of different lengths, few enough
@@ -93,10 +102,17 @@ class RayCluster:
             object.__setattr__(self, "address", check_address(self.address))
 
 
+def max_jobs() -> int:
+    """The most worker processes a batch may use on this machine (:data:`JOBS_PER_CPU` per CPU)."""
+    return JOBS_PER_CPU * (os.cpu_count() or 1)
+
+
 def check(jobs: int, ray: RayCluster | None = None) -> None:
     """Raise GameError for a runner that cannot be, before any game starts."""
     if jobs < 1:
         raise GameError("jobs must be at least 1")
+    if jobs > max_jobs():
+        raise GameError(f"jobs must be at most {max_jobs()} ({JOBS_PER_CPU} per CPU of this machine), not {jobs}")
     if ray is not None and jobs != 1:
         raise GameError("worker processes on this machine (jobs) and Ray do not mix: on Ray the cluster's CPUs "
                         "play the games")
@@ -118,10 +134,24 @@ def play_all(play: Callable[[Spec, int], Result], spec: Spec, games: int, jobs: 
         # fork where the platform has it: workers inherit the loaded modules, and it works from any
         # script (spawn would re-import an unguarded __main__).
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        with multiprocessing.get_context(method).Pool(jobs) as pool:
+        with multiprocessing.get_context(method).Pool(jobs, _start_worker, (os.getpid(),)) as pool:
             yield from pool.imap_unordered(_call, [(play, spec, index) for index in range(games)])
             pool.close()  # let the workers finish: leaving the block early terminates them instead
             pool.join()
+
+
+def _start_worker(parent: int) -> None:
+    """Set up a worker process: it leaves Ctrl-C to the parent (which stops the pool) and ends
+    itself when the parent is gone, however it went (SIGTERM, SIGKILL), rather than play on
+    as an orphan."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_follow_parent, args=(parent,), name="qipan-parent-watch", daemon=True).start()
+
+
+def _follow_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 def _call(task: tuple[Callable[[Any, int], Result], Any, int]) -> Result:

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from qipan.ai.runner import RayCluster, check_address
+from qipan.ai.runner import JOBS_PER_CPU, RayCluster, check_address, max_jobs
 from qipan.cli.numbers import whole_option
 from qipan.core.errors import GameError
 
@@ -26,10 +26,11 @@ def _address(value: str) -> str:
         raise typer.BadParameter(str(exc)) from None
 
 
-Jobs = Annotated[int, whole_option("--jobs", "-j", help="worker processes on this machine", minimum=1)]
+Jobs = Annotated[int, whole_option("--jobs", "-j", help=f"worker processes on this machine, at most {JOBS_PER_CPU} "
+                                   "per CPU", minimum=1, maximum=max_jobs())]
 UseRay = Annotated[bool, typer.Option(
     "--ray", help="play the games on Ray: the cluster RAY_ADDRESS names, else a new local instance "
-                  "(pip install 'qipan[ray]')")]
+                  "(pip install 'qipan\\[ray]')")]  # rich markup would take [ray] for a style
 RayAddress = Annotated[str | None, typer.Option(
     "--ray-address", metavar="ADDRESS", parser=_address,
     help="play the games on the Ray cluster at ADDRESS: HOST:PORT as `ray start --head` prints it, "
