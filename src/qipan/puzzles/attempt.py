@@ -28,7 +28,7 @@ MAX_MOVE_TEXT = 100
 """Longer move text is refused before any parsing."""
 
 HINT_NODES = 100_000
-"""The 食棋 hint's search budget: about 0.9 s of one core. From 60 positions after 1-50 random
+"""The 食棋 hint's search budget: about 1 s of one core. From 60 positions after 1-50 random
 moves the solver found a finish for every one within 75,067 positions, for 54 within 20,000
 (``benchmarks/puzzle_solvers.py --only hint``); 50,000 missed two."""
 
