@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pyspiel
@@ -166,6 +168,21 @@ def test_a_preset_keeps_its_values_for_options_left_at_their_default() -> None:
     game = pyspiel.load_game("qipan_abalone(tournament=true)")
     assert game.qipan.config["quiet_move_limit"] == qipan.load("abalone", tournament=True).config["quiet_move_limit"]
     assert game.qipan.config["quiet_move_limit"] > 0
+
+
+def test_only_the_player_to_move_has_legal_actions() -> None:
+    game = pyspiel.load_game("qipan_kelighine(players=3)")
+    state = play_randomly(game.new_initial_state(), random.Random(4), 5)
+    mover = state.current_player()
+    assert mover >= 0 and state.legal_actions(mover) == state.legal_actions() != []
+    assert all(state.legal_actions(p) == [] for p in range(3) if p != mover)
+
+
+def test_without_pyspiel_the_import_says_how_to_install_it() -> None:
+    code = "import sys; sys.modules['pyspiel'] = None; import qipan.openspiel"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "qipan.openspiel needs pyspiel, which is not installed: pip install 'qipan[openspiel]'" in done.stderr
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing() -> None:

@@ -120,6 +120,8 @@ class QipanState(pyspiel.State):  # type: ignore[misc]
         return self.current_player() == int(pyspiel.PlayerId.TERMINAL)
 
     def _legal_actions(self, player: int) -> list[int]:
+        if player != self.current_player():
+            return []
         return sorted(self.bridge.qipan.legal_action_ids(self.qipan_state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
