@@ -252,6 +252,10 @@ class ShengKe(Game[State, Action]):
                 "so place both cards when you can")
 
     def _placements(self, state: State) -> list[Place]:
+        return [Place(card, cell) for card, cell in self._placement_pairs(state)]
+
+    def _placement_pairs(self, state: State) -> list[tuple[int, int]]:
+        """(card, cell) of every legal placement, in the order of :meth:`legal_actions`."""
         p = state.current
         offset = p * DECK_SIZE
         elem = self._elem
@@ -262,18 +266,18 @@ class ShengKe(Game[State, Action]):
         if state.placed:
             blocked: frozenset[int] = frozenset().union(*(NEIGHBOURS[c] for c in state.placed))
             empty = [c for c in empty if c not in blocked]
-        moves = [Place(i, c) for i in hand if elem[offset + i] in todo for c in empty]
+        moves = [(i, c) for i in hand if elem[offset + i] in todo for c in empty]
         if len(todo) == 2 and moves:
             # Compulsory placement: if both dice can be served, only first moves that allow it.
             full = []
-            for move in moves:
+            for card, cell in moves:
                 other = list(todo)
-                other.remove(elem[offset + move.card])
-                if not any(i != move.card and elem[offset + i] == other[0] for i in hand):
+                other.remove(elem[offset + card])
+                if not any(i != card and elem[offset + i] == other[0] for i in hand):
                     continue
-                around = NEIGHBOURS[move.cell]
-                if any(c != move.cell and c not in around for c in empty):
-                    full.append(move)
+                around = NEIGHBOURS[cell]
+                if any(c != cell and c not in around for c in empty):
+                    full.append((card, cell))
             if full:
                 return full
         return moves
@@ -335,7 +339,7 @@ class ShengKe(Game[State, Action]):
 
     def _settle(self, state: State) -> State:
         """Finish the place phase when no placement is left: resolve, count, next turn."""
-        if state.todo and self._placements(state):
+        if state.todo and self._placement_pairs(state):
             return state
         state = self.resolve(state)
         turn = state.turn + 1
@@ -570,6 +574,14 @@ class ShengKe(Game[State, Action]):
         if isinstance(action, Place):
             return 5 + action.card * CELLS + action.cell
         raise GameError(f"{action} is a chance outcome; only decisions have integer ids")
+
+    def legal_action_ids(self, state: State) -> list[int]:
+        """The ids of :meth:`legal_actions`, in order, without building the actions."""
+        if state.phase == PLACE:
+            return [5 + card * CELLS + cell for card, cell in self._placement_pairs(state)]
+        if state.phase == PICK:
+            return list(range(5))
+        return super().legal_action_ids(state)
 
     def action_from_id(self, state: State, action_id: int) -> Action:
         if not 0 <= action_id < self.num_distinct_actions:

@@ -597,6 +597,13 @@ class Tellstones(Game[State, Action]):
             raise GameError(f"{action!r} has no action id (chance outcomes have none)")
         return self._ids[action]
 
+    def legal_action_ids(self, state: State) -> list[int]:
+        """The ids of :meth:`legal_actions`, in order (one table look-up each)."""
+        if state.phase == START:
+            raise GameError("the choice of the first player is a chance outcome and has no action id")
+        ids = self._ids
+        return [ids[a] for a in self.legal_actions(state)]
+
     def action_from_id(self, state: State, action_id: int) -> Action:
         if not 0 <= action_id < len(self._all):
             raise GameError(f"action id {action_id} is out of range 0..{len(self._all) - 1}")

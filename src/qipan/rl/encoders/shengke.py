@@ -15,11 +15,15 @@ action ids are absolute.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
+from qipan.games.shengke import elements as game_elements
+from qipan.games.shengke.state import EMPTY, OVER
 from qipan.rl.encoders import Encoder, Layout, Observation
 
 ELEMENTS = ("wood", "fire", "earth", "metal", "water")
@@ -31,6 +35,11 @@ _CELL_FEATURES = 10  # own, opponent, element (5), in / 8, out / 8, placed this 
 
 def _cell(name: str) -> int:
     return (int(name[1:]) - 1) * 5 + "abcde".index(name[0])
+
+
+_ELEMENT = tuple(ELEMENTS.index(name) for name in game_elements.ELEMENTS)
+"""The encoded index of each of the game's element numbers."""
+assert all(_cell(game_elements.cell_name(c)) == c for c in range(CELLS))  # the field is in the game's cell order
 
 
 class ShengKeEncoder(Encoder):
@@ -113,3 +122,68 @@ class ShengKeEncoder(Encoder):
         obs[lay["bonus"]] = view["first_bonus"] / 25
         np.clip(obs, 0.0, 1.0, out=obs)
         return obs
+
+    def observe(self, state: Any, player: int) -> Observation:
+        """:meth:`encode` of the view, straight from the state: of the hidden parts (hands, deck
+        orders) it reads, like the view, only the viewer's own hand, the cards shown when drawn,
+        the opponent's hand size per element and the known bottoms of the decks."""
+        game: Any = self.game
+        obs = self.zeros()
+        lay = self.layout
+        me, opp = player, 1 - player
+        index = self._indices()
+        elements = game.card_elements  # by card key: owner * DECK + index in the deck
+        field = obs[lay["field"]].reshape(CELLS, _CELL_FEATURES)
+        for cell, key in enumerate(state.field):
+            if key != EMPTY:
+                owner = key // DECK
+                card = game.decks[owner].cards[key % DECK]
+                row = field[cell]
+                row[0 if owner == me else 1] = 1
+                row[2 + _ELEMENT[card.element]] = 1
+                row[7] = card.range_in / 8
+                row[8] = card.range_out / 8
+        field[list(state.placed), 9] = 1
+        obs[lay["hand"].start + index[me][list(state.hands[me])]] = 1
+        obs[lay["hand_shown"].start + index[me][list(state.shown[me])]] = 1
+        obs[lay["opp_hand_shown"].start + index[opp][list(state.shown[opp])]] = 1
+        counts = [0] * 5
+        for i in state.hands[opp]:
+            counts[_ELEMENT[elements[opp * DECK + i]]] += 1
+        for e in range(5):
+            obs[lay["opp_hand_counts"].start + e] = min(1.0, counts[e] / 5)
+        for k, side in enumerate((me, opp)):
+            for game_element, pile in enumerate(state.decks[side]):
+                e = _ELEMENT[game_element]
+                obs[lay["deck_sizes"].start + 5 * k + e] = min(1.0, len(pile) / 5)
+                bottom = pile[len(pile) - state.known[side][game_element]:]
+                obs[lay["deck_bottoms"].start + DECK * k + index[side][list(bottom)]] = 1
+            obs[lay["discards"].start + DECK * k + index[side][list(state.discards[side])]] = 1
+        on_field = game.on_field(state)
+        scores = game.scores(state)
+        obs[lay["counts"]] = [on_field[me] / CELLS, on_field[opp] / CELLS,
+                              min(1.0, scores[me] / 50), min(1.0, scores[opp] / 50)]
+        obs[lay["phase"].start + state.phase] = 1
+        seats = lay["seats"].start
+        if state.first != EMPTY:
+            obs[seats] = 1
+            obs[seats + 1] = float(state.first == me)
+        obs[seats + 2] = float(state.first != EMPTY and state.phase != OVER and state.current == me)
+        obs[seats + 3] = min(1.0, state.turn / game.config["turns"])
+        for face in state.dice:
+            obs[lay["dice"].start + face - 1] += 0.5
+        for element in state.picks:
+            obs[lay["picks"].start + _ELEMENT[element]] += 0.5
+        for element in state.todo:
+            obs[lay["todo"].start + _ELEMENT[element]] += 0.5
+        obs[lay["bonus"]] = game.config["first_bonus"] / 25
+        np.clip(obs, 0.0, 1.0, out=obs)
+        return obs
+
+    @functools.cache  # noqa: B019 - two small arrays for the encoder's lifetime
+    def _indices(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """Per player, the encoded index of each card of their deck (by its id, as views name it)."""
+        game: Any = self.game
+        return tuple(  # type: ignore[return-value]
+            np.array([self.ids[p][card.id] for card in game.decks[p].cards], dtype=np.intp) for p in (0, 1)
+        )

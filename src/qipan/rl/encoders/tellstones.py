@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from qipan.core.game import CHANCE
+from qipan.games.tellstones.game import PROVE, TARGET
 from qipan.games.tellstones.stones import KIND_WORDS, SLOTS, SYMBOLS
 from qipan.rl.encoders import Encoder, Layout, Observation, relative
 
@@ -112,14 +114,62 @@ class TellstonesEncoder(Encoder):
             obs[lay["turns"]] = min(1.0, view["turn"] / limit)
         last = view["last"]
         if last is not None:
-            actor = n if last["player"] == "chance" else relative(last["player"], me, n)
-            obs[lay["last_actor"].start + actor] = 1
-            words = last["action"].split()
-            obs[lay["last_kind"].start + KIND_WORDS.index(words[0])] = 1
-            if words[0] != "first":
-                for word in words[1:]:
-                    if word in SYMBOLS:
-                        obs[lay["last_symbol"].start + SYMBOLS.index(word)] = 1
-                    elif word[-1].isdigit():
-                        obs[lay["last_slots"].start + self._slot(word)] = 1
+            self._last(obs, n if last["player"] == "chance" else relative(last["player"], me, n), last["action"])
+        return obs
+
+    def _last(self, obs: Observation, actor: int, text: str) -> None:
+        """Encode the last action: its actor (seat from the viewer, or n for chance) and its notation."""
+        lay = self.layout
+        obs[lay["last_actor"].start + actor] = 1
+        words = text.split()
+        obs[lay["last_kind"].start + KIND_WORDS.index(words[0])] = 1
+        if words[0] != "first":
+            for word in words[1:]:
+                if word in SYMBOLS:
+                    obs[lay["last_symbol"].start + SYMBOLS.index(word)] = 1
+                elif word[-1].isdigit():
+                    obs[lay["last_slots"].start + self._slot(word)] = 1
+
+    def observe(self, state: Any, player: int) -> Observation:
+        """:meth:`encode` of the view, straight from the state. Like the view, it reads a face-down
+        stone only when ``player`` is the one looking at it right now (``game.looker``)."""
+        game: Any = self.game
+        obs = self.zeros()
+        lay = self.layout
+        n = self.players
+        slots = obs[lay["slots"]].reshape(self.lines * SLOTS, _SLOT)
+        pools = obs[lay["pools"]]
+        for line, stones in enumerate(state.lines):
+            for i, value in enumerate(stones):
+                slots[line * SLOTS + i, 0 if value == 0 else 8 if value < 0 else value] = 1
+            pool = pools[line * 7:line * 7 + 7]
+            pool[:] = 1
+            for value in stones:
+                if value:
+                    pool[abs(value) - 1] = 0
+        if game.looker(state) == player:
+            action = state.last[1]
+            slots[action.line * SLOTS + action.a, 9 - state.lines[action.line][action.a] - 1] = 1
+        for line, i in state.peeked:
+            slots[line * SLOTS + i, 16] = 1
+        if state.target is not None:
+            slots[state.target[0] * SLOTS + state.target[1], 17] = 1
+        if state.phase == PROVE:
+            line, i = game._next_proof_stone(state)
+            slots[line * SLOTS + i, 18] = 1
+        my_team = game.team(player)
+        obs[lay["scores"]] = [min(1.0, state.scores[my_team] / TARGET), min(1.0, state.scores[1 - my_team] / TARGET)]
+        obs[lay["phase"].start + state.phase] = 1
+        obs[lay["turn_player"].start + relative(state.turn_player, player, n)] = 1
+        if state.boaster >= 0:
+            obs[lay["boaster"].start + relative(state.boaster, player, n)] = 1
+        for seat, bonus in enumerate(state.catch_up):
+            obs[lay["catch_up"].start + relative(seat, player, n)] = float(bonus)
+        obs[lay["peeks"]] = [(3 if state.bonus else 1) / 3, state.peeks_left / 3]
+        limit = game.config["turn_limit"]
+        if limit:
+            obs[lay["turns"]] = min(1.0, state.turn / limit)
+        if state.last is not None:
+            who, action = state.last
+            self._last(obs, n if who == CHANCE else relative(who, player, n), game.action_text(state, action))
         return obs
