@@ -5,6 +5,7 @@ played against the AI; the rules page's range table; Chinese and phone size."""
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -77,13 +78,21 @@ def test_a_deck_built_in_the_browser_is_played_against_the_ai(open_page: OpenPag
     toml = tomllib.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert deck_problems(toml) == [] and toml == exported
 
-    # Playing it: the deck travels inline as 甲's deck, and the game's page opens at 甲's seat.
+    # Playing it: the deck travels inline as 甲's deck, the deck chosen for the AI (the built-in
+    # one unless another is chosen; here the saved one, while 甲's is edited further) as 乙's.
+    expect(page.locator("#deck-ai-deck")).to_have_value("built-in")
+    expect(page.locator("#deck-ai-deck option")).to_have_text(["the built-in deck", "the same as yours", "my sky deck"])
+    page.fill("#card-0-name", "玩家龍")
+    page.fill("#deck-name", "player deck")
+    page.select_option("#deck-ai-deck", "saved:my sky deck")
     page.select_option("#deck-level", "random")
     page.click("#deck-play")
     page.wait_for_url("**/play/**")
     game_id = page.url.split("/play/")[1].split("#")[0].split("?")[0]
     summary = server.api("GET", f"/api/games/{game_id}")
-    assert json.loads(summary["options"]["deck_0"])["cards"][0]["name"] == "青雲龍"
+    mine = json.loads(summary["options"]["deck_0"])
+    assert mine["name"] == "player deck" and mine["cards"][0]["name"] == "玩家龍"
+    assert json.loads(summary["options"]["deck_1"]) == exported
     assert summary["seats"][1]["kind"] == "ai" and summary["seats"][1]["level"] == "random"
     expect(page.locator("#board svg")).to_be_visible()
     for _ in range(3):  # a die showing 6 asks for its element first
@@ -97,6 +106,47 @@ def test_a_deck_built_in_the_browser_is_played_against_the_ai(open_page: OpenPag
     deck = {card["id"] for card in exported["cards"]}
     assert {hand.nth(i).get_attribute("data-hand") for i in range(hand.count())} <= deck
     shots(page, "deckshop-game")
+    # The record holds both decks inline: it replays anywhere.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    expect(page.locator("#resign")).to_be_disabled()
+    record = server.api("GET", f"/api/games/{game_id}/record")
+    assert json.loads(record["options"]["deck_0"]) == mine and json.loads(record["options"]["deck_1"]) == exported
+
+
+def test_the_ai_plays_the_deck_chosen_for_it(open_page: OpenPage, server: Any) -> None:
+    page = open_page(server.base + WORKSHOP)
+    saved_deck(page, "ai deck", "電腦龍")
+    broken = json.loads(deck_json(default_deck()))
+    broken["cards"][0]["in"] = 9
+    page.evaluate("""(broken) => {
+      const decks = JSON.parse(localStorage.getItem('qipan.shengke.decks'));
+      decks.broken = broken;
+      localStorage.setItem('qipan.shengke.decks', JSON.stringify(decks));
+    }""", broken)
+    page.reload()
+    expect(page.locator("#deck-ai-deck option")).to_have_text([
+        "the built-in deck", "the same as yours", "ai deck", "broken (not a legal deck)"])
+    expect(page.locator('#deck-ai-deck option[value="saved:broken"]')).to_be_disabled()
+    page.fill("#card-0-name", "同一龍")
+
+    def played(choice: str | None) -> dict[str, Any]:
+        page.goto(server.base + WORKSHOP)
+        if choice is not None:
+            page.select_option("#deck-ai-deck", choice)
+        page.click("#deck-play")
+        page.wait_for_url("**/play/**")
+        game_id = page.url.split("/play/")[1].split("#")[0]
+        options: dict[str, Any] = server.api("GET", f"/api/games/{game_id}")["options"]
+        return options
+
+    built_in = played(None)  # nothing chosen: the built-in deck, inline all the same
+    assert built_in["deck_1"] == deck_json(default_deck())
+    assert json.loads(built_in["deck_0"])["cards"][0]["name"] == "同一龍"
+    same = played("same")
+    assert same["deck_1"] == same["deck_0"] and json.loads(same["deck_1"])["cards"][0]["name"] == "同一龍"
+    chosen = played("saved:ai deck")
+    assert json.loads(chosen["deck_1"])["cards"][0]["name"] == "電腦龍"
 
 
 def test_files_are_imported_with_their_problems_or_refused(open_page: OpenPage, server: Any, tmp_path: Path) -> None:
@@ -121,8 +171,55 @@ def test_files_are_imported_with_their_problems_or_refused(open_page: OpenPage, 
     assert page.input_value("#card-0-in") == "9"  # the deck shown is unchanged
 
 
-def illegal_decks() -> list[Any]:
-    """Decks with every kind of problem deck_problems names, one or several per deck."""
+@pytest.mark.parametrize("kind", ["json", "toml"])
+def test_unknown_fields_and_float_numbers_are_not_dropped_on_import(open_page: OpenPage, server: Any, shots: Any,
+                                                                    tmp_path: Path, kind: str) -> None:
+    """A file `qipan deck check` refuses for a card's unknown fields or an ``in = 4.0`` is never
+    read as a legal deck: its problems are deck check's, until the fields are removed and 4 typed."""
+    data = json.loads(deck_json(default_deck()))
+    data["cards"][0]["in"] = 4.0
+    data["cards"][1]["power"] = 3
+    data["cards"][2].update({"note": "x", "rare": True})
+    file = tmp_path / f"extra.{kind}"
+    file.write_text(json.dumps(data, ensure_ascii=False) if kind == "json" else toml_text(data), encoding="utf-8")
+    read = tomllib.loads(file.read_text(encoding="utf-8")) if kind == "toml" else json.loads(file.read_text("utf-8"))
+    assert read == data and isinstance(read["cards"][0]["in"], float)
+    checked = deck_problems(read)
+    assert checked == ["card 1 (wood1): in number 4.0 must be a whole number from 1 to 8",
+                       "card 2 (wood2) has unknown field(s) 'power'",
+                       "card 3 (wood3) has unknown field(s) 'note', 'rare'",
+                       "the in numbers add up to 96; they must add up to exactly 100"]
+    width, height = PHONE if kind == "toml" else (1280, 800)  # the phone size with one of them
+    page = open_page(server.base + WORKSHOP, width=width, height=height)
+    expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
+    page.set_input_files("#deck-import", str(file))
+    expect(page.locator("#deck-problems li")).to_have_text(checked)
+    expect(page.locator("#card-0-in")).to_have_value("4.0")
+    expect(page.locator("#deck-play")).to_be_disabled()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shots(page, f"deckshop-import-{kind}")
+    page.click("#deck-drop-unknown")
+    expect(page.locator("#deck-problems li")).to_have_text([checked[0], checked[3]])
+    expect(page.locator("#deck-drop-unknown")).to_have_count(0)
+    page.fill("#card-0-in", "4")
+    expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
+
+
+def toml_text(data: dict[str, Any]) -> str:
+    """A deck as a TOML file (names, cards of text, numbers and true/false)."""
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return repr(v) if isinstance(v, int | float) else json.dumps(v)
+    lines = [f"name = {value(data['name'])}"] if "name" in data else []
+    for card in data["cards"]:
+        lines += ["[[cards]]", *(f"{key} = {value(v)}" for key, v in card.items())]
+    return "\n".join(lines) + "\n"
+
+
+def illegal_decks(files: bool = False) -> list[Any]:
+    """Decks with every kind of problem deck_problems names, one or several per deck; ``files``:
+    three more only a file can hold."""
     def deck(**changes: Any) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(deck_json(default_deck()))
         for number, fields in changes.items():
@@ -141,6 +238,13 @@ def illegal_decks() -> list[Any]:
     named["name"] = "x" * 41
     unnamed = deck(c1={"in": 4.5})
     del unnamed["name"]
+    if files:  # what JSON.parse (and so a deck handed to the page as is) loses: floats of every
+        # size, unknown fields, values of any kind
+        floats = deck(c1={"in": 4.0, "out": 3e0}, c2={"power": 1.5, "Note": "x", "__proto__": 1},
+                      c3={"in": 1e-7, "out": 1e16}, c4={"in": 12345678901234567890})
+        floats["cards"][1]["ünï"] = None
+        values = deck(c5={"in": [1, 2.0], "out": {"a": None, "b": [True]}}, c6={"element": 4.0, "id": 7, "name": False})
+        return [floats, values, {**deck(c9={"extra": {"deep": [1.0]}}), "name": 5}]
     return [
         deck(c1={"in": 9}, c3={"out": ""}, c4={"out": 0}),
         deck(c2={"id": "bad id!"}, c5={"id": "WOOD1"}, c7={"id": "x" * 300, "in": True}),
@@ -163,8 +267,39 @@ def test_the_live_problems_are_the_messages_of_deck_check(open_page: OpenPage, s
     }""", decks)
     for deck, (english, chinese) in zip(decks, shown, strict=True):
         assert english == deck_problems(deck)
-        assert len(chinese) == len(english) and all("{" not in text and "undefined" not in text for text in chinese)
+        assert len(chinese) == len(english)
+        assert all(not re.search(r"\{\w+\}", text) and "undefined" not in text for text in chinese)
         assert not set(chinese) & set(english)
+    # The same decks and more as files (JSON.parse reads 4.0 as 4), read as the import reads them.
+    decks += illegal_decks(files=True)
+    files = [(json.dumps(deck, ensure_ascii=False), False) for deck in decks]
+    files += [(toml_text(deck), True) for deck in decks if expressible_in_toml(deck)]
+    legal = deck_json(default_deck())
+    for spelling in ("4", "4.0", "4e0", "40E-1", "4.00"):  # 4 is legal, every other spelling a float
+        files.append((legal.replace('"in":4,', f'"in":{spelling},', 1), False))
+        files.append((toml_text(json.loads(legal)).replace("in = 4\n", f"in = {spelling}\n", 1), True))
+    imported = page.evaluate("""async (files) => {
+      const { deckProblems, problemText, readDeck } = await import("/static/js/deckfile.js");
+      const words = (await import("/static/i18n/deckshop.js")).default;
+      return files.map(([text, toml]) => {
+        const read = readDeck(text, toml);
+        if (!read.deck) return read.error;
+        return ["en", "zh-Hant"].map((language) =>
+          deckProblems(read.deck).problems.map((problem) => problemText(problem, words[language])));
+      });
+    }""", files)
+    assert len(files) == 2 * len(decks) + 10 - 5  # five decks have a value TOML cannot hold
+    for (text, toml), problems in zip(files, imported, strict=True):
+        python = deck_problems(tomllib.loads(text) if toml else json.loads(text))
+        if isinstance(problems, str):  # refused as no deck: Python finds a card that is no table, or no cards
+            assert problems == "deck.e.noCards" and any("must be a table" in p or "'cards'" in p for p in python)
+        else:
+            english, chinese = problems
+            assert english == python, text[:200]
+            assert len(chinese) == len(english) and not set(chinese) & set(english)
+    assert [problems[0] for problems in imported[-10::2]] == [  # the JSON spellings of card 1's in number
+        [], *[["card 1 (wood1): in number 4.0 must be a whole number from 1 to 8",
+               "the in numbers add up to 96; they must add up to exactly 100"]] * 4]
     # The marks: the fields of a problem's card are marked in the editor.
     page.fill("#card-4-id", "WOOD1")
     page.fill("#card-5-in", "")
@@ -175,6 +310,14 @@ def test_the_live_problems_are_the_messages_of_deck_check(open_page: OpenPage, s
     expect(page.locator("#card-4-id")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#card-5-in")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#card-5-out")).not_to_have_attribute("aria-invalid", "true")
+
+
+def expressible_in_toml(deck: Any) -> bool:
+    def plain(v: Any) -> bool:
+        return isinstance(v, str | int | float | bool) and (not isinstance(v, int) or abs(v) < 2**63)
+    return (isinstance(deck, dict) and isinstance(deck.get("cards"), list) and plain(deck.get("name", ""))
+            and all(isinstance(c, dict) and all(plain(v) and re.fullmatch("[A-Za-z0-9_-]+", k) for k, v in c.items())
+                    for c in deck["cards"]))
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -91,6 +91,31 @@ def test_illegal_decks_are_refused_with_the_messages_of_deck_check(client: TestC
     assert [line[4:] for line in checked.output.splitlines() if line.startswith("  - ")] == problems
 
 
+@pytest.mark.parametrize("spelling", ["4.0", "4e0", "4.00", "40e-1"])
+def test_a_whole_number_written_as_a_float_is_refused_in_every_file_and_inline(client: TestClient, tmp_path: Path,
+                                                                            spelling: str) -> None:
+    """JSON and TOML tell ``4.0`` from ``4`` (a float, never a card's whole number), as the deck
+    workshop's own reader does (tests/e2e/test_deckshop.py sends the same spellings through it)."""
+    legal = deck_json(deck_from_data(custom_data()))
+    assert '"in":4,' in legal  # the first card's in number
+    text = legal.replace('"in":4,', f'"in":{spelling},', 1)
+    problem = "card 1 (n1): in number 4.0 must be a whole number from 1 to 8"
+    expected = [problem, "the in numbers add up to 96; they must add up to exactly 100"]
+    reply = client.post("/api/games", json={"game": "shengke", "options": {"deck_0": text}})
+    assert reply.status_code == 400 and reply.json()["error"] == "option deck_0: illegal deck: " + "; ".join(expected)
+    assert client.post("/api/games", json={"game": "shengke", "options": {"deck_0": legal}}).status_code == 201
+    toml = tmp_path / "deck.toml"
+    toml.write_text("".join(f'[[cards]]\nid = "{c["id"]}"\nname = "{c["name"]}"\nelement = "{c["element"]}"\n'
+                            f'in = {spelling if i == 0 else c["in"]}\nout = {c["out"]}\n'
+                            for i, c in enumerate(json.loads(legal)["cards"])), encoding="utf-8")
+    as_json = tmp_path / "deck.json"
+    as_json.write_text(text, encoding="utf-8")
+    for file in (toml, as_json):
+        checked = CliRunner().invoke(cli, ["deck", "check", str(file)], terminal_width=300)
+        assert checked.exit_code == 1
+        assert [line[4:] for line in checked.output.splitlines() if line.startswith("  - ")] == expected
+
+
 @pytest.mark.parametrize("path", ["/etc/passwd", "mine.toml", "../decks/x.json"])
 def test_a_path_is_refused_without_being_opened(client: TestClient, path: str) -> None:
     response = client.post("/api/games", json={"game": "shengke", "options": {"deck_0": path}})

@@ -39,7 +39,6 @@ export function chooseDeck(info, seats, { cancel = true } = {}) {
       h("option", { value: "", text: t("deck.setOption", { name: setName }) }),
       builtIn ? null : h("option", { value: "default", text: t("deck.builtIn") }),
       names.map((name) => h("option", { value: name, text: name })));
-    Object.assign(select.style, { width: "100%", minHeight: "44px" });  // as the dialog's input (css/style.css)
     let result = null;
     const form = h("form", {
       method: "dialog",

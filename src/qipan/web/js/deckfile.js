@@ -50,20 +50,65 @@ function pythonRepr(text) {
   return `${quote}${body.join("")}${quote}`;
 }
 
+/** A number a deck file writes with a fraction or an exponent (``3.0``, ``1e2``): Python reads it as
+ * a float, never a card's whole number, where JSON.parse gives 3 for both ``3`` and ``3.0``. The
+ * readers here keep it apart (and writeJson and deckToml write it back as it was). */
+export class FileFloat {
+  constructor(value) {
+    this.value = value;
+  }
+
+  toString() {
+    return floatRepr(this.value);
+  }
+}
+
+/** Python's repr() of a float: the shortest digits, ``3.0``, ``1e+16``, ``1e-05``. */
+export function floatRepr(x) {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [mantissa, power] = Math.abs(x).toExponential().split("e");
+  const digits = mantissa.replace(".", "");
+  const exp = Number(power);
+  const sign = x < 0 ? "-" : "";
+  if (exp < -4 || exp >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign}${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  if (exp < 0) return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
+  return `${sign}${digits.slice(0, exp + 1).padEnd(exp + 1, "0")}.${digits.slice(exp + 1) || "0"}`;
+}
+
+/** Python's repr() of a value a deck file holds (JSON or TOML as read here). */
+export function pyRepr(value) {
+  if (typeof value === "string") return pythonRepr(value);
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (value === null || value === undefined) return "None";
+  if (value instanceof FileFloat) return floatRepr(value.value);
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
+  if (typeof value === "bigint") return String(value);
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+}
+
 /** A value of a deck as qipan.core.errors.brief shows it in a problem: repr() cut to ``limit``. */
 export function brief(value, limit = 40) {
-  let text;
   if (typeof value === "string") {
     const chars = [...value];
     if (chars.length > 4 * limit) {
       return `${[...pythonRepr(chars.slice(0, 2 * limit).join(""))].slice(0, limit - 8).join("")}… (more than ${2 * limit} characters)`;
     }
-    text = pythonRepr(value);
-  } else if (typeof value === "boolean") text = value ? "True" : "False";
-  else if (value === null) text = "None";
-  else text = String(typeof value === "number" ? value : JSON.stringify(value));
-  const chars = [...text];
-  return chars.length <= limit ? text : `${chars.slice(0, limit - 8).join("")}… (${chars.length} characters)`;
+  }
+  const chars = [...pyRepr(value)];
+  return chars.length <= limit ? chars.join("") : `${chars.slice(0, limit - 8).join("")}… (${chars.length} characters)`;
+}
+
+/** A field's value as the editor shows it in its input: text as it is, anything else as Python
+ * shows it (a file's ``in = true`` reads True, as its problem says). */
+export function shown(value) {
+  if (value === undefined) return "";
+  return typeof value === "string" ? value : pyRepr(value);
 }
 
 /** Every problem of ``deck`` ({name, cards}) by the rules and in the order of
@@ -112,7 +157,8 @@ export function deckProblems(deck) {
     for (const field of ["in", "out"]) {
       if (!has(field)) continue;
       const value = card[field];
-      if (typeof value !== "number" || !Number.isInteger(value)) add("deck.p.notWhole", { where, field, value }, i, [field]);
+      const whole = typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value));
+      if (!whole) add("deck.p.notWhole", { where, field, value }, i, [field]);
       else if (value < 1 || value > 8) add("deck.p.outside", { where, field, value }, i, [field]);
       else sums[field] += value;
     }
@@ -143,26 +189,60 @@ export function problemText({ key, vars }, words) {
   return fill(words[key], values);
 }
 
-/** A deck as the deck files hold it (numbers kept as typed when they are not whole numbers). */
+/** A deck as the deck files hold it: each card's five fields, then any others it has (a file's
+ * unknown fields stay, as their problem says, until removed), values as they are. */
 export function deckData(deck) {
   return {
     name: deck.name,
-    cards: deck.cards.map((c) => ({ id: c.id, name: c.name, element: c.element, in: c.in, out: c.out })),
+    cards: deck.cards.map((c) => ({ id: c.id, name: c.name, element: c.element, in: c.in, out: c.out, ...c })),
   };
+}
+
+/** A card without the fields deck files do not have. */
+export function withoutUnknown(card) {
+  return Object.fromEntries(FIELDS.filter((key) => Object.hasOwn(card, key)).map((key) => [key, card[key]]));
+}
+
+/** Whether a card has fields deck files do not have. */
+export function hasUnknown(card) {
+  return Object.keys(card).some((key) => card[key] !== undefined && !FIELDS.includes(key));
+}
+
+/** ``value`` as JSON, a FileFloat as the number it was (``3.0`` stays ``3.0``); ``indent`` puts
+ * each element of the top-level object's arrays on a line of its own. */
+export function writeJson(value, indent = false) {
+  if (value instanceof FileFloat) return Number.isFinite(value.value) ? floatRepr(value.value) : "null";
+  if (typeof value === "bigint") return String(value);
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : writeJson(v))).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    if (!indent) return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${writeJson(v)}`).join(",")}}`;
+    const line = ([k, v]) => `${JSON.stringify(k)}: ${Array.isArray(v)
+      ? `[\n  ${v.map((item) => (item === undefined ? "null" : writeJson(item))).join(",\n  ")}\n ]` : writeJson(v)}`;
+    return `{\n ${entries.map(line).join(",\n ")}\n}`;
+  }
+  return JSON.stringify(value);
 }
 
 /** The deck as one line of JSON: the value of the game options deck_0 and deck_1. */
 export function deckJson(deck) {
-  return JSON.stringify(deckData(deck));
+  return writeJson(deckData(deck));
 }
+
+const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
 /** The deck as a TOML file, as qipan's built-in deck file is written. */
 export function deckToml(deck) {
-  const value = (v) => (typeof v === "number" ? String(v) : JSON.stringify(String(v ?? "")));
+  const value = (v) => {
+    if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
+    if (v instanceof FileFloat) return floatRepr(v.value);
+    return JSON.stringify(typeof v === "string" ? v : shown(v));
+  };
+  const key = (k) => (BARE_KEY.test(k) ? k : JSON.stringify(k));
   const lines = ["# A Sheng-Ke deck (qipan deck check FILE checks it).", `name = ${value(deck.name)}`];
-  for (const card of deck.cards) {
+  for (const card of deckData(deck).cards) {
     lines.push("", "[[cards]]");
-    for (const key of ["id", "name", "element", "in", "out"]) lines.push(`${key} = ${value(card[key])}`);
+    for (const [k, v] of Object.entries(card)) if (v !== undefined) lines.push(`${key(k)} = ${value(v)}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -172,7 +252,7 @@ export const SAVED_DECKS = "qipan.shengke.decks";
 /** The decks the workshop keeps in this browser (localStorage), by name: {name: deck data}. */
 export function savedDecks() {
   try {
-    const saved = JSON.parse(localStorage.getItem(SAVED_DECKS) || "null");
+    const saved = parseJson(localStorage.getItem(SAVED_DECKS) || "null");
     return saved && typeof saved === "object" && !Array.isArray(saved) ? saved : {};
   } catch {
     return {};
@@ -181,7 +261,79 @@ export function savedDecks() {
 
 class ReadError extends Error {}
 
-/** A TOML value: a basic or literal string, an integer, a float or a boolean. */
+const MAX_DEPTH = 32;  // as qipan.core.jsonsafe
+const MAX_NUMBER = 40;
+const JSON_TOKEN = new RegExp([
+  String.raw`[ \t\n\r]*(?:([{}[\]:,])`,
+  String.raw`("(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9A-Fa-f]{4})*")`,
+  String.raw`(-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)`,
+  String.raw`(true|false|null))`,
+].join("|"), "y");
+
+/** JSON as Python's json (through qipan.core.jsonsafe) reads it: a number with a fraction or an
+ * exponent is a FileFloat, an integer past 2**53 a BigInt; at most 32 levels deep, numbers of at
+ * most 40 characters, finite. SyntaxError if it is not such JSON. */
+export function parseJson(text) {
+  let at = 0;
+  const read = () => {
+    JSON_TOKEN.lastIndex = at;
+    const match = JSON_TOKEN.exec(text);
+    if (!match) throw new SyntaxError(`not JSON at character ${at}`);
+    at = JSON_TOKEN.lastIndex;
+    return match;
+  };
+  const peek = () => {
+    const before = at;
+    try {
+      return read()[1];
+    } catch {
+      return undefined;
+    } finally {
+      at = before;
+    }
+  };
+  const value = (depth) => {
+    const [, punct, string, number, fraction, exponent, word] = read();
+    if (string) return JSON.parse(string);
+    if (number) {
+      if (number.length > MAX_NUMBER) throw new SyntaxError("number too long");
+      const n = Number(number);
+      if (fraction !== undefined || exponent !== undefined) {
+        if (!Number.isFinite(n)) throw new SyntaxError("numbers must be finite");
+        return new FileFloat(n);
+      }
+      return Number.isSafeInteger(n) ? n : BigInt(number);
+    }
+    if (word) return { true: true, false: false, null: null }[word];
+    if (punct !== "[" && punct !== "{") throw new SyntaxError(`unexpected ${punct}`);
+    if (depth >= MAX_DEPTH) throw new SyntaxError("too deep");
+    const close = punct === "[" ? "]" : "}";
+    const out = punct === "[" ? [] : {};
+    if (peek() === close) {
+      read();
+      return out;
+    }
+    for (;;) {
+      if (close === "]") out.push(value(depth + 1));
+      else {
+        const key = read()[2];
+        if (key === undefined || read()[1] !== ":") throw new SyntaxError("an object's key");
+        // defineProperty: a key "__proto__" is a field like any other, as in JSON.parse
+        Object.defineProperty(out, JSON.parse(key), { value: value(depth + 1), enumerable: true, writable: true, configurable: true });
+      }
+      const next = read()[1];
+      if (next === close) return out;
+      if (next !== ",") throw new SyntaxError("expected , or a closing bracket");
+    }
+  };
+  const result = value(0);
+  if (!/^[ \t\n\r]*$/.test(text.slice(at))) throw new SyntaxError("text after the JSON");
+  return result;
+}
+
+const TOML_NUMBER = /^([+-]?(?:0|[1-9](?:_?\d)*))(\.\d(?:_?\d)*)?([eE][+-]?\d(?:_?\d)*)?\s*(#.*)?$/;
+
+/** A TOML value: a basic or literal string, an integer, a float (a FileFloat) or a boolean. */
 function tomlValue(text, line) {
   let match = text.match(/^"((?:[^"\\]|\\.)*)"\s*(#.*)?$/);
   if (match) {
@@ -198,41 +350,53 @@ function tomlValue(text, line) {
   }
   match = text.match(/^'([^']*)'\s*(#.*)?$/);
   if (match) return match[1];
-  match = text.match(/^([+-]?\d[\d_]*(?:\.\d+)?)\s*(#.*)?$/);
-  if (match) return Number(match[1].replace(/_/g, ""));
+  match = text.match(TOML_NUMBER);
+  if (match) {
+    const literal = match.slice(1, 4).join("").replace(/_/g, "");
+    if (match[2] !== undefined || match[3] !== undefined) return new FileFloat(Number(literal));
+    const n = Number(literal);
+    return Number.isSafeInteger(n) ? n : BigInt(literal);
+  }
   match = text.match(/^(true|false)\s*(#.*)?$/);
   if (match) return match[1] === "true";
   throw new ReadError(`line ${line}`);
 }
 
-/** The simple TOML of deck files: ``key = value`` lines, ``[[cards]]`` tables, comments. */
+/** The simple TOML of deck files: ``key = value`` lines, ``[[cards]]`` tables, comments; a key
+ * given twice in a table is refused, as Python's tomllib refuses it. */
 function readToml(text) {
   const data = {};
   let table = data;
+  let cards = null;
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) return;
     if (/^\[\[\s*cards\s*\]\]\s*(#.*)?$/.test(line)) {
-      if (!Array.isArray(data.cards)) data.cards = [];
+      if (cards === null) {
+        if (Object.hasOwn(data, "cards")) throw new ReadError(`line ${i + 1}`);
+        cards = [];
+        data.cards = cards;
+      }
       table = {};
-      data.cards.push(table);
+      cards.push(table);
       return;
     }
     const match = line.match(/^([A-Za-z0-9_-]+)\s*=\s*(.+)$/);
-    if (!match) throw new ReadError(`line ${i + 1}`);
-    table[match[1]] = tomlValue(match[2].trim(), i + 1);
+    if (!match || Object.hasOwn(table, match[1])) throw new ReadError(`line ${i + 1}`);
+    Object.defineProperty(table, match[1], { value: tomlValue(match[2].trim(), i + 1), enumerable: true, writable: true, configurable: true });
   });
   return data;
 }
 
 /** The deck in a file's ``text`` (TOML when ``toml``, else JSON): {deck} or {error, vars}, an
- * i18n key of i18n/deckshop.js. An illegal deck is read (its problems are shown); only text that
- * is not a deck at all is refused. */
+ * i18n key of i18n/deckshop.js. An illegal deck is read with every field and value it has, so
+ * deckProblems finds what `qipan deck check` finds (unknown fields, ``3.0``, ``true``); only
+ * text that is not a deck at all is refused. */
 export function readDeck(text, toml) {
   if (text.length > MAX_FILE) return { error: "deck.e.tooLarge", vars: { kib: MAX_FILE / 1024 } };
   let data;
   try {
-    data = toml ? readToml(text) : JSON.parse(text);
+    data = toml ? readToml(text) : parseJson(text);
   } catch (error) {
     return error instanceof ReadError
       ? { error: "deck.e.toml", vars: { where: error.message } }
@@ -244,12 +408,5 @@ export function readDeck(text, toml) {
   if (data.cards.length > 100 || data.cards.some((c) => !c || typeof c !== "object" || Array.isArray(c))) {
     return { error: "deck.e.noCards", vars: {} };
   }
-  // A missing field stays missing (its problem says so); a value that is neither text nor a number is blank.
-  const field = (v) => (v === undefined || typeof v === "string" || typeof v === "number" ? v : "");
-  return {
-    deck: {
-      name: typeof data.name === "string" ? data.name : "deck",
-      cards: data.cards.map((c) => Object.fromEntries(FIELDS.map((key) => [key, field(c[key])]))),
-    },
-  };
+  return { deck: { name: Object.hasOwn(data, "name") ? data.name : "deck", cards: data.cards.map((c) => ({ ...c })) } };
 }

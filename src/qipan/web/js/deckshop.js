@@ -1,8 +1,9 @@
 // The Sheng-Ke deck workshop (workshop/shengke.html): build a 25-card deck with every rule checked
 // live and the ranges drawn as you edit, keep decks in this browser (localStorage
 // "qipan.shengke.decks", the open one in "qipan.shengke.draft"), import and export the JSON and
-// TOML files `qipan deck` reads, play a deck against the AI (it travels inline as deck_0), or take
-// the seat of an invitation link with it (the claim brings it: {"deck": ...}).
+// TOML files `qipan deck` reads, play a deck against the AI (it travels inline as deck_0, the AI's
+// deck, chosen here, as deck_1), or take the seat of an invitation link with it (the claim brings
+// it: {"deck": ...}).
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { levelName } from "./gamewords.js";
@@ -11,13 +12,18 @@ import WORDS from "../i18n/deckshop.js";
 import { keepSeat, parseFragment } from "./seats.js";
 import { DEFAULT_RANGES, parseRanges, rangeGrid } from "./shengke-ranges.js";
 import {
-  deckData, deckJson, deckProblems, deckToml, ELEMENTS, elementIndex, GLYPHS, MAX_FILE, problemText as deckProblemText,
-  readDeck, SAVED_DECKS, savedDecks,
+  deckData, deckJson, deckProblems, deckToml, ELEMENTS, elementIndex, GLYPHS, hasUnknown, MAX_FILE, parseJson,
+  problemText as deckProblemText, readDeck, SAVED_DECKS, savedDecks, shown, withoutUnknown, writeJson,
 } from "./deckfile.js";
 
 const DRAFT = "qipan.shengke.draft";
 
-const state = { deck: null, ranges: DEFAULT_RANGES, levels: [], level: "easy" };
+/** The AI's deck: the built-in one, the same as the player's, or "saved:" and a saved deck's name. */
+const AI_BUILT_IN = "built-in";
+const AI_SAME = "same";
+const SAVED = "saved:";
+
+const state = { deck: null, ranges: DEFAULT_RANGES, levels: [], level: "easy", aiDeck: AI_BUILT_IN };
 const root = document.getElementById("deckshop");
 
 function elementLabel(i) {
@@ -27,6 +33,11 @@ function elementLabel(i) {
 
 function problemText(problem) {
   return deckProblemText(problem, { ...WORDS.en, ...WORDS[lang] });
+}
+
+/** The deck's name for a saved deck and a file name ("deck" when it has none). */
+function title() {
+  return (typeof state.deck.name === "string" ? state.deck.name.trim() : "") || "deck";
 }
 
 function table() {
@@ -46,7 +57,7 @@ function normalised(deck) {
 
 function readJson(key, fallback) {
   try {
-    const value = JSON.parse(localStorage.getItem(key) || "null");
+    const value = parseJson(localStorage.getItem(key) || "null");
     return value ?? fallback;
   } catch {
     return fallback;
@@ -54,12 +65,12 @@ function readJson(key, fallback) {
 }
 
 function keepDraft() {
-  localStorage.setItem(DRAFT, JSON.stringify({ deck: deckData(state.deck), ranges: state.ranges }));
+  localStorage.setItem(DRAFT, writeJson({ deck: deckData(state.deck), ranges: state.ranges }));
 }
 
 /** Open ``data`` (a deck as the files hold it) in the editor; false if it holds no deck. */
 function open(data) {
-  const read = readDeck(JSON.stringify(data), false);
+  const read = readDeck(writeJson(data), false);
   if (!read.deck) return false;
   state.deck = normalised(read.deck);
   renderCards();
@@ -93,7 +104,7 @@ function render() {
     h("p", { class: "hint", text: t("deck.intro") }),
     h("div", { class: "deck-top" },
       h("label", { class: "field" }, h("span", { text: t("deck.name") }),
-        h("input", { id: "deck-name", maxlength: "200", value: state.deck.name, oninput: (e) => { state.deck.name = e.target.value; changed(); } })),
+        h("input", { id: "deck-name", maxlength: "200", value: shown(state.deck.name), oninput: (e) => { state.deck.name = e.target.value; changed(); } })),
       h("label", { class: "field" }, h("span", { text: t("deck.ranges") }), rangesInput,
         h("small", { id: "deck-ranges-help", text: t("deck.rangesHelp") }),
         h("small", { id: "deck-ranges-bad", class: "error", hidden: parseRanges(state.ranges) !== null, text: t("deck.rangesBad") }))),
@@ -109,6 +120,8 @@ function render() {
         h("label", { class: "field" }, h("span", { text: t("deck.level") }),
           h("select", { id: "deck-level", onchange: (e) => { state.level = e.target.value; } },
             state.levels.map((l) => h("option", { value: l, selected: l === state.level, text: levelName(l) })))),
+        h("label", { class: "field" }, h("span", { text: t("deck.aiDeck") }),
+          h("select", { id: "deck-ai-deck", onchange: (e) => { state.aiDeck = e.target.value; } })),
         h("button", { type: "button", class: "btn primary", id: "deck-play", onclick: play, text: t("deck.playAi") })),
       h("p", { class: "error", id: "deck-play-error", role: "alert" }),
       h("p", { class: "hint", text: t("deck.joinHint") }),
@@ -155,16 +168,16 @@ function cardRow(card, i) {
   };
   const numberField = (field) => h("span", { class: `deck-num deck-${field}` },
     h("input", { type: "number", min: "1", max: "8", step: "1", inputmode: "numeric", id: `card-${i}-${field}`,
-      value: String(card[field] ?? ""), "aria-label": label(t(field === "in" ? "deck.colIn" : "deck.colOut")), oninput: edit(field, number) }),
+      value: shown(card[field]), "aria-label": label(t(field === "in" ? "deck.colIn" : "deck.colOut")), oninput: edit(field, number) }),
     h("span", { class: "deck-grid", id: `card-${i}-${field}-range` }));
   const row = h("div", { class: "deck-card", dataset: { element: String(elementIndex(card.element)) } },
     h("span", { class: "deck-n", text: String(n) }),
     h("select", { id: `card-${i}-element`, "aria-label": label(t("deck.colElement")), onchange: edit("element") },
       h("option", { value: "", text: "—", selected: elementIndex(card.element) < 0 }),
       ELEMENTS.map((name, e) => h("option", { value: name, selected: elementIndex(card.element) === e, text: elementLabel(e) }))),
-    h("input", { id: `card-${i}-id`, value: String(card.id ?? ""), maxlength: "40", spellcheck: "false", autocomplete: "off",
+    h("input", { id: `card-${i}-id`, value: shown(card.id), maxlength: "40", spellcheck: "false", autocomplete: "off",
       "aria-label": label(t("deck.colId")), oninput: edit("id") }),
-    h("input", { id: `card-${i}-name`, value: String(card.name ?? ""), maxlength: "60", "aria-label": label(t("deck.colName")), oninput: edit("name") }),
+    h("input", { id: `card-${i}-name`, value: shown(card.name), maxlength: "60", "aria-label": label(t("deck.colName")), oninput: edit("name") }),
     numberField("in"), numberField("out"),
     h("button", { type: "button", class: "btn deck-remove", "aria-label": label(t("deck.remove")), text: t("deck.remove"),
       onclick: () => { state.deck.cards.splice(i, 1); renderCards(); changed(); } }));
@@ -199,6 +212,10 @@ function changed() {
   box.classList.toggle("legal", problems.length === 0);
   if (problems.length === 0) box.append(h("p", { text: t("deck.legal") }));
   else box.append(h("p", { text: t("deck.problems", { n: problems.length }) }), h("ul", {}, problems.map((p) => h("li", { text: problemText(p) }))));
+  if (state.deck.cards.some(hasUnknown)) {
+    box.append(h("button", { type: "button", class: "btn", id: "deck-drop-unknown", text: t("deck.dropUnknown"),
+      onclick: () => { state.deck.cards = state.deck.cards.map(withoutUnknown); renderCards(); changed(); } }));
+  }
   for (const node of root.querySelectorAll("[aria-invalid]")) node.removeAttribute("aria-invalid");
   for (const p of problems) {
     for (const field of p.fields) {
@@ -231,6 +248,7 @@ function renderSaved() {
   const box = clear(document.getElementById("deck-saved"));
   const saved = savedDecks();
   const names = Object.keys(saved).sort();
+  renderAiDecks(saved, names);
   const select = h("select", { id: "deck-saved-list", "aria-label": t("deck.saved") },
     names.length ? names.map((name) => h("option", { value: name, text: name })) : h("option", { value: "", text: t("deck.none") }));
   box.append(
@@ -242,17 +260,43 @@ function renderSaved() {
       onclick: () => {
         const rest = savedDecks();
         delete rest[select.value];
-        localStorage.setItem(SAVED_DECKS, JSON.stringify(rest));
+        localStorage.setItem(SAVED_DECKS, writeJson(rest));
         renderSaved();
       } }),
   );
 }
 
+/** The AI's deck choices: the built-in deck, the same as the player's, and every saved deck (one
+ * with problems shown but not chosen: the server would refuse it). */
+function renderAiDecks(saved, names) {
+  const select = document.getElementById("deck-ai-deck");
+  if (!select) return;
+  const legal = new Set(names.filter((name) => {
+    const read = readDeck(writeJson(saved[name]), false);
+    return read.deck !== undefined && deckProblems(read.deck).problems.length === 0;
+  }));
+  if (state.aiDeck.startsWith(SAVED) && !legal.has(state.aiDeck.slice(SAVED.length))) state.aiDeck = AI_BUILT_IN;
+  clear(select).append(
+    h("option", { value: AI_BUILT_IN, text: t("deck.builtIn") }),
+    h("option", { value: AI_SAME, text: t("deck.aiSame") }),
+    ...names.map((name) => h("option", { value: SAVED + name, disabled: !legal.has(name),
+      text: legal.has(name) ? name : t("deck.aiIllegal", { name }) })),
+  );
+  select.value = state.aiDeck;
+}
+
+/** The AI's deck as the option deck_1 takes it: inline, so the game's record holds it whole. */
+async function aiDeckJson() {
+  if (state.aiDeck === AI_SAME) return deckJson(state.deck);
+  const saved = state.aiDeck.startsWith(SAVED) ? savedDecks()[state.aiDeck.slice(SAVED.length)] : undefined;
+  return deckJson(saved || await builtIn());
+}
+
 function save() {
   const saved = savedDecks();
-  const name = state.deck.name.trim() || "deck";
+  const name = title();
   saved[name] = deckData(state.deck);
-  localStorage.setItem(SAVED_DECKS, JSON.stringify(saved));
+  localStorage.setItem(SAVED_DECKS, writeJson(saved));
   renderSaved();
   document.getElementById("deck-saved-list").value = name;
   document.getElementById("deck-file-note").textContent = t("deck.didSave", { name });
@@ -277,18 +321,18 @@ async function importFile(event) {
   }
   note.classList.remove("error");
   state.deck = normalised(read.deck);
-  document.getElementById("deck-name").value = state.deck.name;
+  document.getElementById("deck-name").value = shown(state.deck.name);
   renderCards();
   changed();
-  note.textContent = t("deck.imported", { name: state.deck.name });
+  note.textContent = t("deck.imported", { name: title() });
 }
 
 function download(kind) {
-  const text = kind === "json" ? `${JSON.stringify(deckData(state.deck), null, 1)}\n` : deckToml(state.deck);
+  const text = kind === "json" ? `${writeJson(deckData(state.deck), true)}\n` : deckToml(state.deck);
   const type = kind === "json" ? "application/json" : "application/toml";
   const link = h("a", {
     href: URL.createObjectURL(new Blob([text], { type })),
-    download: `${(state.deck.name.trim() || "deck").replace(/[^\p{L}\p{N}_-]+/gu, "-")}.${kind}`,
+    download: `${title().replace(/[^\p{L}\p{N}_-]+/gu, "-")}.${kind}`,
   });
   document.body.append(link);
   link.click();
@@ -303,10 +347,10 @@ async function play() {
   const button = document.getElementById("deck-play");
   button.disabled = true;
   error.textContent = "";
-  const options = { deck_0: deckJson(state.deck) };
   const ranges = parseRanges(state.ranges);
-  if (ranges && ranges.join("/") !== DEFAULT_RANGES) options.ranges = ranges.join("/");
   try {
+    const options = { deck_0: deckJson(state.deck), deck_1: await aiDeckJson() };
+    if (ranges && ranges.join("/") !== DEFAULT_RANGES) options.ranges = ranges.join("/");
     const created = await api.create({
       game: "shengke", options, seats: [{ kind: "human" }, { kind: "ai", level: state.level }], seat: 0,
     });
@@ -354,8 +398,8 @@ async function start() {
   button.textContent = t("nav.language");
   button.addEventListener("click", toggleLanguage);
   const draft = readJson(DRAFT, null);
-  const fromDraft = draft && typeof draft === "object" && draft.deck ? readDeck(JSON.stringify(draft.deck), false).deck : null;
-  state.deck = normalised(fromDraft || readDeck(JSON.stringify(await builtIn()), false).deck);
+  const fromDraft = draft && typeof draft === "object" && draft.deck ? readDeck(writeJson(draft.deck), false).deck : null;
+  state.deck = normalised(fromDraft || readDeck(writeJson(await builtIn()), false).deck);
   if (draft && typeof draft.ranges === "string") state.ranges = draft.ranges.slice(0, 100);
   try {
     const meta = await api.meta();
