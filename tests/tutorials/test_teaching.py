@@ -4,6 +4,7 @@ accepted, and the explanation of a wrong one describes what that move really doe
 from __future__ import annotations
 
 from qipan.core import load
+from qipan.games.chinese_checkers import ChineseCheckers
 from qipan.tutorials import course, judge, replay
 from qipan.tutorials.shengke import WATER, table
 
@@ -104,3 +105,101 @@ def test_back_from_a_corner_lands_where_the_lesson_says() -> None:
     at = replay(course("kelighine").lesson("corner-back"), ["F-3"])
     cells = [(p["player"], p["cell"]) for p in at.game.view(at.state, 0)["pieces"]]
     assert (0, "A6") in cells and (1, "E") in cells
+
+
+def test_the_chain_to_i1_flies_across_its_own_start_hole() -> None:
+    lesson = course("chinese-checkers").lesson("start-hole")
+    game, state, _ = lesson.start()
+    assert isinstance(game, ChineseCheckers)
+    path = game.move_path(state, game.parse_action(state, "i5-i1"))
+    assert path == ["i5", "k7", "i7", "i1"]  # (the last hop, i7 over i4 to i1, crosses i5 on row i)
+    assert judge(lesson, [], "i5-k7-i7-i1").kind == "correct"
+    landing = game.parse_action(state, "i5-k7-i5-i3")  # (a path landing on its start, as the lesson says)
+    assert game.action_text(state, landing) == "i5-i3" and game.is_legal(state, landing)
+
+
+def test_filling_the_last_hole_of_blues_target_makes_blue_win() -> None:
+    lesson = course("chinese-checkers").lesson("their-last-hole")
+    game, state, _ = lesson.start()
+    assert game.result_text(game.play(state, "g6-c2")).startswith("blue won")
+    assert judge(lesson, [], "g6-c2").kind == "wrong"
+    for move in ("d2-c2", "d3-c2"):  # (a straggler moving within the home leaves a hole behind it)
+        assert game.to_move(game.play(state, move)) is not None
+
+
+def test_sixty_quiet_moves_end_the_capture_game_and_a_careless_step_gives_blue_a_capture() -> None:
+    lesson = course("chinese-checkers").lesson("capture-quiet")
+    at = replay(lesson, [])
+    for move in at.game.legal_texts(at.state):
+        after = at.game.play(at.state, move)
+        if judge(lesson, [], move).kind == "correct":
+            end = replay(lesson, [move])
+            assert end.game.to_move(end.state) is None
+            assert end.game.result_text(end.state) == "red won (captures: red 29, blue 28)"
+        else:  # (blue must capture: every legal move of blue's is a jump)
+            assert all(m.split("-")[1] not in _neighbours(m.split("-")[0]) for m in at.game.legal_texts(after))
+
+
+def _neighbours(hole: str) -> set[str]:
+    from qipan.games.chinese_checkers.board import NAMES, NEIGHBOURS, hole_index
+    return {NAMES[n] for n in NEIGHBOURS[hole_index(hole)]}
+
+
+def test_a_reroll_asks_again_and_the_double_brings_a_piece_in_once_settled() -> None:
+    lesson = course("kelighine").lesson("reroll")
+    again = replay(lesson, ["ones:reroll"])
+    assert again.game.view(again.state, 0)["phase"] == "ones" and again.game.to_move(again.state) == 0
+    settled = replay(lesson, ["ones:reroll", "ones:four"])
+    view = settled.game.view(settled.state, 0)
+    assert view["dice"] == [1, 1, 1, 1] and [p["cell"] for p in view["pieces"] if p["player"] == 0].count("I") == 2
+
+
+def test_a_push_to_a_corner_keeps_the_a_progress() -> None:
+    lesson = course("kelighine").lesson("a-progress")
+    def mine(moves: list[str]) -> dict:  # type: ignore[type-arg]
+        at = replay(lesson, moves)
+        return next(p for p in at.game.view(at.state, 0)["pieces"] if p["player"] == 0 and p["cell"] != "reserve")
+    assert mine([])["lap_progress"]["steps"] == 10
+    pushed = mine(["A13+4"])
+    assert pushed["cell"] == "D" and pushed["lap_progress"] == {"tier": 1, "steps": 13, "of": 16}
+    done = mine(["A13+4", "D+3"])
+    assert done["cell"] == "A3" and done["face"] == 1
+
+
+def test_a_turn_after_a_last_piece_on_a_corner_has_no_red_cells() -> None:
+    lesson = course("kelighine").lesson("no-red-cells")
+    game, state, _ = lesson.start()
+    assert game.view(state, 0)["indirect"] == []
+    on_a8 = game.state_from_json({**dict(lesson.state), "last": "A8"})
+    assert "A12" in game.view(on_a8, 0)["indirect"]  # (what the lesson says a last piece on A8 would do)
+
+
+def test_cards_destroyed_together_reach_the_pile_in_the_range_tables_order() -> None:
+    lesson = course("shengke").lesson("destroyed-together")
+    for move in ("metal1@c3", "metal1@b3"):
+        assert judge(lesson, [], move).kind == "correct"
+        at = replay(lesson, [move])
+        assert [c["id"] for c in at.game.view(at.state, 0)["players"][1]["discard"]] == ["wood1", "wood2"], move
+
+
+def test_generating_takes_back_the_most_recently_discarded_card() -> None:
+    at = replay(course("shengke").lesson("generate-which"), ["wood1@c3"])
+    me = at.game.view(at.state, 0)["players"][0]
+    assert "fire3" in [c["id"] for c in me["discard"]] and "fire5" not in [c["id"] for c in me["discard"]]
+    assert [c["id"] for c in me["decks"]["fire"]["bottom"]] == ["fire5"]
+
+
+def test_placed_first_resolves_first() -> None:
+    lesson = course("shengke").lesson("resolve-order")
+    game, state, _ = lesson.start()
+    wood_first = game.play(game.play(state, "wood4@c3"), "fire3@c5")
+    assert "c3" not in game.view(wood_first, 0)["field"]  # (what the lesson says of placing wood first)
+    fire_first = replay(lesson, ["fire3@c5", "wood4@c3"])
+    field = fire_first.game.view(fire_first.state, 0)["field"]
+    assert {"c3", "c5"} <= set(field) and not {"b3", "c4", "d3"} & set(field)
+
+
+def test_the_round_tables_series_shows_each_stone_to_whom_it_was_given() -> None:
+    at = replay(course("tellstones").lesson("round-table-peeks"), ["peek 3", "peek 4 partner"])
+    assert at.game.view(at.state, 2)["revealed"] == {"slot": "4", "stone": "scale"}
+    assert at.game.view(at.state, 0)["revealed"] is None

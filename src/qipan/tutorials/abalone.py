@@ -12,6 +12,8 @@ RULES = {
     "board": Text("The board and its coordinates", "棋盤與座標"),
     "inline": Text("In-line moves", "縱向移動（沿線）"),
     "broadside": Text("Broadside moves", "橫向移動（側移）"),
+    "broadside-no-push": Text("A broadside move needs empty cells: it never pushes",
+                              "橫向移動只能進入空格：它永遠不推擠"),
     "sumito": Text("Pushing: 2 push 1, 3 push 1, 3 push 2", "推擠：二推一、三推一、三推二"),
     "no-equal": Text("Equal numbers never push", "數量相等時不能推"),
     "own-behind": Text("Your own marble behind theirs blocks a push", "對方棋子後面有自己的棋子時不能推"),
@@ -112,11 +114,13 @@ LESSONS = (
              "right behind the other side's marbles. Try the pushes on E2 and C3 to see the engine refuse them.",
              "數量相等時推不動（二推不動二），對方棋子後方緊貼著自己的棋子時也推不動。"
              "試試從 E2 和 C3 推，看引擎怎麼拒絕。"),
-        ("no-equal", "own-behind", "sumito"), "abalone",
+        ("no-equal", "own-behind", "sumito", "broadside-no-push"), "abalone",
         position("a1 a2 a3 a4 a5 b1 e2 e3 c3 c4 c5 c7 g4 g5", "e4 e5 c6 g6 i5 i6 i7 i8 i9 h4 h5 h6 h7 h8"),
         (Step(
-            Text("Only one of your three lines can push the white marble in front of it. Find it and push.",
-                 "你的三條線中只有一條推得動前面的白子。找出來，推過去。"),
+            Text("Only one of your three lines can push the white marble in front of it. Find it and push. (Moving "
+                 "G4 and G5 sideways onto H4 and H5 pushes nothing: a broadside needs empty cells, try g4g5h4.)",
+                 "你的三條線中只有一條推得動前面的白子。找出來，推過去。（把 G4、G5 橫移到 H4、H5 推不了任何東西："
+                 "橫向移動需要空格，試試 g4g5h4。）"),
             Text("Two pushed one on row G. On row E two white marbles face your two (equal numbers never push), "
                  "and on row C your own marble on C7 stands behind the white one, which blocks the push.",
                  "G 列二推一成功。E 列是二對二（數量相等推不動），C 列的白子後面緊貼著你自己在 C7 的棋子，"
@@ -124,7 +128,7 @@ LESSONS = (
             Text("That move is legal, but it pushes nothing. Look for the line with more marbles than the white "
                  "ones in front of it and an empty cell behind them.",
                  "這步合法，但沒有推到任何棋子。找一條比前面白子多、白子後方又是空格的線。"),
-            accept=("g4g5",), refused=("e2e3", "c3c4")),),
+            accept=("g4g5",), refused=("e2e3", "c3c4", "g4g5h4")),),
     ),
     Lesson(
         "three-max", Text("Three at most", "最多三顆"),

@@ -20,13 +20,19 @@ RULES = {
     "chain": Text("Chains of jumps in one move", "一步中連續跳躍"),
     "step-no-jump": Text("A step never combines with jumps", "走一步不能和跳躍合併"),
     "no-return": Text("A move that ends where it started is not a move", "回到起點的一步不算一步"),
+    "start-hole": Text("While a piece jumps, its start hole is empty: a chain may jump across it or land on it",
+                       "棋子跳躍時，它的起點是空的：連跳可以越過它，也可以落在它上面"),
     "chain-off": Text("One jump per move (option chain=false)", "每步只能跳一次（chain=false 選項）"),
     "other-corners": Text("Points that are neither home nor target (option other_corners)",
                           "既非己方家也非目標的角（other_corners 選項）"),
     "pass": Text("Pass when you have no move", "無路可走時必須讓過"),
+    "all-pass": Text("When every player still racing passes in a row, the game ends",
+                     "所有還在比賽的玩家連續讓過時，棋局結束"),
     "win": Text("Fill the opposite point to win", "佔滿對面的角即獲勝"),
     "blocked-target": Text("A full target at least half your own counts as filled",
                            "目標角已滿且至少一半是自己的棋子，也算佔滿"),
+    "filled-by-other": Text("Anyone's move into the last empty hole of a target finishes its owner",
+                            "任何人走進某目標角的最後一個空洞，都會讓該目標的主人抵達終點"),
     "blocked-target-off": Text("Without blocked_target, every hole of the target must be yours",
                                "關閉 blocked_target 時，目標角每個洞都必須是自己的棋子"),
     "play-on": Text("Playing on for the places (option play_on)", "繼續下完排出名次（play_on 選項）"),
@@ -35,8 +41,10 @@ RULES = {
     "capture-compulsory": Text("食棋: captures are compulsory", "食棋：能吃就必須吃"),
     "capture-one": Text("食棋: one capture per move", "食棋：每步只吃一顆"),
     "capture-step": Text("食棋: a step when no capture is possible", "食棋：無子可吃時走一步"),
-    "capture-end": Text("食棋: the end (one piece left, or no capture for 60 moves)",
-                        "食棋：結束（只剩一顆，或連續 60 步無人吃子）"),
+    "capture-hexagon": Text("食棋: every move stays on the central hexagon", "食棋：每一步都留在中央六角形內"),
+    "capture-end": Text("食棋: the end when one piece is left", "食棋：只剩一顆時結束"),
+    "capture-quiet": Text("食棋: 60 moves in a row without a capture end the game",
+                          "食棋：連續 60 步無人吃子，棋局結束"),
     "capture-players": Text("食棋 with two to six players: most captures wins", "多人食棋（二到六人）：吃子最多者獲勝"),
 }
 
@@ -83,6 +91,18 @@ def _red_won(game: Any, before: Any, after: Any) -> bool:
 
 def _red_finished(game: Any, before: Any, after: Any) -> bool:
     return 0 in game.view(after, None)["finished"]
+
+
+def _blue_racing(game: Any, before: Any, after: Any) -> bool:
+    """Whether the move brought a piece out of red's home (rows a to d) and left blue unfinished."""
+    was, now = _pieces(game, before), _pieces(game, after)
+    left = [hole for hole in set(was) - set(now) if hole[0] in "abcd"]
+    return bool(left) and all(hole[0] not in "abcd" for hole in set(now) - set(was)) and \
+        1 not in game.view(after, None)["finished"]
+
+
+def _no_capture_left(game: Any, before: Any, after: Any) -> bool:
+    return not _capture_ready(game, before, after)
 
 
 def _capture_ready(game: Any, before: Any, after: Any) -> bool:
@@ -167,6 +187,29 @@ LESSONS = (
                                "你跳第一次就停了：還可以繼續跳到 m9。")}),),
     ),
     Lesson(
+        "start-hole", Text("Across the start hole", "越過起點"),
+        Text("While a piece jumps, the hole it started from is empty: a chain may jump across it, or land on it "
+             "and jump on (it never jumps over itself). Only the end must differ from the start.",
+             "棋子跳躍時，它出發的洞是空的：連跳可以越過它，也可以落在它上面再繼續跳（棋子不會跳過自己）。"
+             "只有終點必須和起點不同。"),
+        ("start-hole",), "chinese-checkers",
+        race("a1 b1 b2 c1 c2 c3 d1 d3 d4 i5", "n1 n2 n3 n4 o1 o2 o3 j6 j7 i4"),
+        (Step(
+            Text("Take your piece on i5 to i1 in one move: over j6 to k7, over j7 to i7, then the long jump back "
+                 "along row i over i4, which flies across i5 itself (click i5, then the dot on i1; or type i5-i1, "
+                 "or the whole path i5-k7-i7-i1).",
+                 "一步把 i5 的棋子帶到 i1：跳過 j6 到 k7，跳過 j7 到 i7，再沿 i 列長跳越過 i4，"
+                 "這一跳正好飛越 i5 本身（點 i5，再點 i1 的圓點；或輸入 i5-i1，或完整路徑 i5-k7-i7-i1）。"),
+            Text("i5, k7, i7, i1: the last jump crossed i5, empty since your piece left it. A path may even land on "
+                 "its start and go on (i5-k7-i5-i3 is a path of the move i5-i3); only ending there is no move.",
+                 "i5、k7、i7、i1：最後一跳越過了 i5，你的棋子離開後它就是空的。路徑甚至可以落回起點再繼續"
+                 "（i5-k7-i5-i3 是 i5-i3 這一步的路徑）；只有停在起點才不算一步。"),
+            Text("That is legal, but it does not end on i1.", "這步合法，但沒有停在 i1。"),
+            accept=("i5-i1",), example="i5-k7-i7-i1",
+            why={"i5-i7": Text("You stopped on i7: from there the long jump over i4 crosses i5, empty now, to i1.",
+                               "你停在 i7：從那裡長跳越過 i4，經過現在空著的 i5，就能到 i1。")}),),
+    ),
+    Lesson(
         "one-jump", Text("One jump per move", "每步只跳一次"),
         Text("With the option chain=false a move is a step or a single jump: the chain stops after its first "
              "landing.",
@@ -213,16 +256,18 @@ LESSONS = (
              "本遊戲可以二、三、四或六人玩（players 選項）。六個角從下方紅方的家起逆時針編為 1 到 6；"
              "兩人坐第 1、4 角，三人坐第 1、3、5 角（如本局），四人坐第 1、2、4、5 角，六人坐滿六個角，"
              "各自奔向對面的角。紅方先走，其餘依座位逆時針輪流。"),
-        ("pass", "players"), "chinese-checkers",
+        ("pass", "players", "all-pass"), "chinese-checkers",
         race(RED_HOME, "e5 e6 e7 e8 e9 f4 f5 f6 f7 f8", green="f9 j1 k1 k2 l1 l2 l3 m1 m2 m3", ply=40),
         (Step(
             Text("You have no move. Pass (type pass, or use the Pass button).",
                  "你沒有棋可走。讓過（輸入 pass，或按讓過按鈕）。"),
-            Text("You passed; blue moves next. (If every player passed in a row, the game would end.)",
-                 "你讓過了，輪到藍方。（如果所有玩家連續讓過，棋局就結束。）"),
+            Text("You passed; blue moves next. If every player still racing passed in a row, nobody could move and "
+                 "the game would end, the unfinished players sharing the places left.",
+                 "你讓過了，輪到藍方。如果所有還在比賽的玩家連續讓過，就表示沒有人能動，棋局結束，"
+                 "未抵達的玩家平分剩下的名次。"),
             Text("Pass is the only move here.", "這裡只能讓過。"),
             accept=("pass",)),),
-        options={"players": 3}, told=("players",),
+        options={"players": 3}, told=("players", "all-pass"),
     ),
     Lesson(
         "finish", Text("Finishing, before the move limit", "在步數上限前抵達"),
@@ -255,6 +300,32 @@ LESSONS = (
                  "目標角滿了，十顆中有七顆是紅子：算是佔滿，紅方獲勝。"),
             Text("That is legal, but it does not fill your target.", "這步合法，但沒有填滿目標角。"),
             goal=_red_won, example="m8-n4"),),
+    ),
+    Lesson(
+        "their-last-hole", Text("The last hole of their target", "對方目標的最後一個洞"),
+        Text("Blue's target is your home. Nine of its ten holes are taken, six by blue pieces, three by your "
+             "stragglers on d2, d3 and d4; only c2 is empty. Whoever fills the last empty hole of a target, "
+             "anyone's piece, finishes its owner when at least half of it is the owner's own.",
+             "藍方的目標就是你的家。十個洞中九個有棋子，六顆是藍子，三顆是你留在 d2、d3、d4 的落後棋子；"
+             "只有 c2 是空的。不論是誰的棋子，只要填滿某目標角的最後一個空洞，而且其中至少一半是目標主人的棋子，"
+             "目標的主人就抵達終點。"),
+        ("filled-by-other",), "chinese-checkers",
+        race("d2 d3 d4 n1 n2 n3 o1 o2 h5 g6", "a1 b1 b2 c1 c3 d1 h3 h4 f5 f6", ply=80),
+        (Step(
+            Text("Your piece on g6 could jump into c2 (try g6-c2 and see why not). Bring a straggler out of your "
+                 "home instead: step d2, d3 or d4 up into the hexagon.",
+                 "你在 g6 的棋子可以跳進 c2（試試 g6-c2，看看為什麼不行）。改為把落後的棋子帶出家："
+                 "把 d2、d3 或 d4 往上走進六角形。"),
+            Text("One straggler is out, and c2 stays empty: blue has not finished. Had a piece of yours filled c2, "
+                 "blue would have won by your move.",
+                 "一顆落後的棋子出來了，c2 仍是空的：藍方沒有抵達。要是你的棋子填了 c2，藍方就會因你這一步獲勝。"),
+            Text("That leaves your stragglers in your home: step d2, d3 or d4 up into the hexagon.",
+                 "那樣落後的棋子還留在家裡：把 d2、d3 或 d4 往上走進六角形。"),
+            goal=_blue_racing, example="d2-e6",
+            why={"g6-c2": Text("That fills c2, the last empty hole of blue's target: all ten holes full, six of them "
+                               "blue, so blue finishes and wins, by your move.",
+                               "那會填滿 c2，藍方目標的最後一個空洞：十個洞全滿，其中六顆是藍子，"
+                               "所以藍方抵達終點獲勝，而且是因為你這一步。")}),),
     ),
     Lesson(
         "no-blocked-target", Text("Without the blocked-target rule", "不用堵塞規則時"),
@@ -371,6 +442,26 @@ LESSONS = (
               Text("Capture the other piece.", "吃掉另一顆。"),
               goal=_red_won, example="i4-i2")),
         variant="capture", options={"players": 1},
+    ),
+    Lesson(
+        "capture-quiet", Text("食棋: sixty quiet moves", "食棋：六十步無人吃子"),
+        Text("A 食棋 game also ends after 60 moves in a row without a capture. Red leads blue 29 to 28, three "
+             "pieces are left, and the last 58 moves captured nothing.",
+             "食棋連續 60 步沒有人吃子，棋局也會結束。紅方以 29 比 28 領先藍方，場上剩三顆棋子，"
+             "最近 58 步都沒有人吃子。"),
+        ("capture-quiet", "capture-hexagon"), "chinese-checkers",
+        {"rows": rows({"o": "h8 i9 j8"}), "to_move": 0, "scores": [29, 28], "quiet": 58},
+        (Step(Text("Step a piece so that blue has no capture: then blue's step is the 60th without one, and the game "
+                   "ends with you ahead. (Moves stay on the central hexagon: i9 cannot leave it, try i9-j10.)",
+                   "走一步，讓藍方無子可吃：這樣藍方的下一步就是第 60 步無人吃子，棋局在你領先時結束。"
+                   "（每一步都留在中央六角形內：i9 不能離開，試試 i9-j10。）"),
+              Text("Blue had no capture and stepped i9 to i8: sixty moves without a capture, and the game is over. "
+                   "Red wins 29 to 28.",
+                   "藍方無子可吃，把 i9 走到 i8：六十步無人吃子，棋局結束。紅方以 29 比 28 獲勝。"),
+              Text("After that step blue can capture, and must: 29 all, and the count of quiet moves starts again.",
+                   "走了那步之後，藍方有子可吃，而且必須吃：29 比 29 平手，無人吃子的步數重新計算。"),
+              goal=_no_capture_left, example="h8-g8", replies=("i9-i8",), refused=("i9-j10",)),),
+        variant="capture", options={"players": 2},
     ),
     Lesson(
         "capture-players", Text("食棋 for two", "兩人食棋"),

@@ -18,9 +18,13 @@ RULES = {
                            "角落與起點上的棋子不能晉升，晉升也永遠不能排擠"),
     "lap-check": Text("A lap is checked after the piece's own move, never after a push",
                       "一圈只在棋子自己移動後檢查，被排擠後不檢查"),
+    "a-progress-kept": Text("Pushes never reset A progress", "排擠不會讓 A 環的進度歸零"),
     "bc-laps": Text("B and C laps, and their coins", "B、C 環的一圈與硬幣"),
     "direct-push": Text("Direct push: landing on a piece", "直接排擠：落在棋子上"),
     "indirect-push": Text("Indirect-push cells, from the last piece", "間接排擠格（由上一顆棋子決定）"),
+    "indirect-none": Text("No indirect-push cells after a last piece on a corner, start cell or J, or in the "
+                          "first turn",
+                          "上一顆棋子在角落、起點或 J 上，或在第一回合時，沒有間接排擠格"),
     "indirect-fixed": Text("The indirect-push cells stay fixed for the whole turn", "間接排擠格整個回合固定不變"),
     "push-destination": Text("Where a pushed piece goes", "被排擠的棋子去哪裡"),
     "push-choice": Text("The pushed piece's owner chooses", "被排擠棋子的主人選擇去處"),
@@ -39,6 +43,8 @@ RULES = {
     "v2-start-cells": Text("Version 2: start cells are waiting areas for their owner's pieces",
                            "第二版：起點是主人棋子的等候區"),
     "v2-double-one": Text("Version 2: double 1 (four 1s, reroll, or two 1s)", "第二版：雙一（四個一、重擲或兩個一）"),
+    "v2-reroll": Text("Version 2: rerolling a double 1, and another double 1 asks again",
+                      "第二版：雙一可以重擲，再擲出雙一時再選一次"),
     "v2-coins": Text("Version 2: one lap under way per ring and player",
                      "第二版：每位玩家每一環只能有一顆棋子在繞圈中"),
     "v2-start": Text("Version 2: no free corner sends a piece back to start", "第二版：沒有空角落時棋子回到起點"),
@@ -129,6 +135,20 @@ LESSONS = (
                  "在 A4 你的棋子先完成了 A 環一圈（朝上的一面變成 1），接著 A4 的間接排擠把它送到角落 E。"
                  "已完成的圈數不會因排擠而失去。"),
             Text("Move A1 by 3.", "把 A1 走 3 步。"), accept=("A1+3",)),),
+    ),
+    Lesson(
+        "no-red-cells", Text("A turn without red cells", "沒有紅色格的回合"),
+        Text("Player 2's piece ended its last turn on the corner F. A last piece on a corner, a start cell or J "
+             "makes no indirect-push cells, and neither does the first turn of the game: this turn nothing is "
+             "tinted red.",
+             "玩家 2 的棋子上一回合停在角落 F。上一顆棋子在角落、起點或 J 上時沒有間接排擠格，棋局的第一回合也"
+             "沒有：本回合沒有任何紅色格。"),
+        ("indirect-none",), "kelighine", rolled([piece("A8", 16)], [piece("F", 49)], 4, last="F"),
+        (Step(Text("You rolled 4: move A8 to A12.", "你擲出 4：把 A8 走到 A12。"),
+              Text("Your piece stays on A12. Had player 2's last piece stood on A8, A12 would have been an "
+                   "indirect-push cell and pushed it to a corner.",
+                   "你的棋子留在 A12。要是玩家 2 最後的棋子停在 A8，A12 就會是間接排擠格，把它擠到角落。"),
+              Text("Move A8 by 4.", "把 A8 走 4 步。"), accept=("A8+4",)),),
     ),
     Lesson(
         "promote", Text("Promotion", "晉升"),
@@ -303,6 +323,31 @@ LESSONS = (
         options=V2,
     ),
     Lesson(
+        "a-progress", Text("Version 2: a push keeps your A progress", "第二版：排擠保留 A 環進度"),
+        Text("A push out of ring B or C in the middle of a lap loses that lap and its coin, but pushes never reset "
+             "the progress round ring A: a piece pushed to a corner keeps how far it has come (its progress moves "
+             "to the corner's, a half-step back or on). Your piece left I and has come round to A13, 10 of the 16 "
+             "cells of its A lap. Player 2's last piece is on A9, so A1 is an indirect-push cell.",
+             "在 B 環或 C 環繞到一半被擠出，會失去那一圈和硬幣；但排擠永遠不會讓 A 環的進度歸零："
+             "被擠到角落的棋子保留它已走過的路（進度改為該角落的位置，前後差半步）。你的棋子從 I 出發，"
+             "已繞到 A13，走完 A 環 16 格中的 10 格。玩家 2 最後的棋子在 A9，所以 A1 是間接排擠格。"),
+        ("a-progress-kept",), "kelighine",
+        rolled([piece("A13", 26), RESERVE_1, RESERVE_1], [piece("A9", 50), piece("H", 21), RESERVE_2], (3, 4),
+               last="A9", version=2),
+        (Step(Text("Use the 4: move A13 to A1.", "用 4：把 A13 走到 A1。"),
+              Text("A1 pushed your piece back to the corner D, half a step, and it keeps its progress: 13 of 16 "
+                   "cells. Its A lap still completes at A3.",
+                   "A1 把你的棋子擠回角落 D，退了半步，但進度保留：16 格中的 13 格。它的 A 環一圈仍在 A3 完成。"),
+              Text("A16 is no indirect-push cell: use the 4 this time, to land on A1 and see what a push does to "
+                   "your progress.",
+                   "A16 不是間接排擠格：這次請用 4，落在 A1，看看排擠對進度有什麼影響。"), accept=("A13+4",)),
+         Step(Text("Now the 3: from D to A3.", "現在用 3：從 D 走到 A3。"),
+              Text("A3, your reference cell: the A lap is complete (the face shows 1), as if no push had happened.",
+                   "到了參考格 A3：A 環一圈完成（朝上的一面變成 1），就像沒被排擠過一樣。"),
+              Text("Move D by 3.", "把 D 走 3 步。"), accept=("D+3",))),
+        options=V2,
+    ),
+    Lesson(
         "clockwise", Text("Version 2: going back", "第二版：往回走"),
         Text("In version 2 a piece may also move clockwise (decreasing numbers) in a ring whose lap it has "
              "completed. Your piece on A6 has completed lap A.",
@@ -354,6 +399,28 @@ LESSONS = (
                    "對子把第二顆棋子從預備區帶到 I，就在第一顆旁邊：起點是等候區，主人的棋子可以任意多顆待在那裡，"
                    "其他棋子不能進入，也不會被排擠。"),
               Text("Keep the double 1 as two 1s this time.", "這次請保留為兩個一。"), accept=("ones:two",)),),
+        options=V2,
+    ),
+    Lesson(
+        "reroll", Text("Version 2: rerolling a double 1", "第二版：重擲雙一"),
+        Text("A double 1 moves little. Instead of four 1s or two 1s you may reroll both dice; if the new roll is a "
+             "double 1 again, you are asked again. Only once the double 1 is settled does a double bring a reserve "
+             "piece in.",
+             "雙一走不了多遠。除了當作四個一或兩個一，也可以兩顆骰子重擲；若重擲又是雙一，就再選一次。"
+             "要等雙一決定之後，對子才會帶預備棋子進場。"),
+        ("v2-reroll",), "kelighine",
+        rolled([piece("A5", 10), piece("I", 5), RESERVE_1], [piece("H", 21), piece("A12", 24), RESERVE_2], (1, 1),
+               last="A12", version=2, ones=True),
+        (Step(Text("You rolled a double 1. Reroll (ones:reroll).", "你擲出雙一。重擲（ones:reroll）。"),
+              Text("You rerolled, and rolled a double 1 again: the choice is yours again.",
+                   "你重擲了，又擲出雙一：再選一次。"),
+              Text("That settles the double 1: reroll this time.", "那樣就決定了雙一：這次請重擲。"),
+              accept=("ones:reroll",), replies=("roll:1,1",)),
+         Step(Text("Take it as four 1s this time (ones:four).", "這次當作四個一（ones:four）。"),
+              Text("Four 1s to use, and now that the double is settled your last reserve piece came in on I.",
+                   "有四個一可以用；雙一決定了，你最後一顆預備棋子也進到 I。"),
+              Text("Take the double 1 as four 1s this time.", "這次請把雙一當作四個一。"),
+              accept=("ones:four",))),
         options=V2,
     ),
     Lesson(

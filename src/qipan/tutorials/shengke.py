@@ -20,10 +20,17 @@ RULES = {
     "place-compulsory": Text("Placing is compulsory: no first card that leaves the second die nowhere",
                              "召喚是強制的：第一張牌不能讓第二顆骰子無處可放"),
     "overcome-out": Text("行剋: destroy the out-range cards this card overcomes", "行剋：摧毀出範圍內被此牌所剋的牌"),
+    "discard-order": Text("Cards destroyed together by one 行剋 reach the discard pile in the range table's order",
+                          "同一次行剋摧毀的多張牌，依範圍表的順序進入棄牌堆"),
     "overcome-in": Text("剋行: destroyed by an in-range card that overcomes it",
                         "剋行：入範圍內有剋此牌的牌時，此牌被摧毀"),
     "generate-out": Text("行生: a card back from the discard pile", "行生：從棄牌堆取回一張牌"),
+    "generate-which": Text("行生 takes back the most recently discarded card of the element",
+                           "行生取回該元素最近進入棄牌堆的那張牌"),
     "generate-in": Text("生行: draw a card", "生行：抽一張牌"),
+    "one-per-card": Text("One draw or return per qualifying card", "每張符合條件的牌各抽一張或取回一張"),
+    "resolve-order": Text("The cards placed in a turn resolve in the order placed, each if still on the field",
+                          "同一回合召喚的牌依召喚順序結算，仍在場上的才結算"),
     "destroyed-stops": Text("A card destroyed by 剋行 gets no 行生 or 生行", "被剋行摧毀的牌沒有行生與生行"),
     "end": Text("The end: cards on the field, and the first player's bonus", "結束：計算場上的牌，先手有加分"),
     "turns-bonus": Text("Options: the number of turns and the first player's bonus", "選項：回合數與先手加分"),
@@ -80,6 +87,16 @@ def _returned(game: Any, before: Any, after: Any) -> bool:
 
 def _drew(game: Any, before: Any, after: Any) -> bool:
     return len(_mine(game, after)["hand"]) >= len(_mine(game, before)["hand"])
+
+
+def _both_destroyed(game: Any, before: Any, after: Any) -> bool:
+    return not {"b4", "c4"} & set(_field(game, after))
+
+
+def _drew_two(game: Any, before: Any, after: Any) -> bool:
+    """Whether two cards were drawn from the fire deck."""
+    sizes = [_mine(game, state)["decks"]["fire"]["size"] for state in (before, after)]
+    return bool(sizes[0] - sizes[1] == 2)
 
 
 def _won(game: Any, before: Any, after: Any) -> bool:
@@ -195,6 +212,28 @@ LESSONS = (
         options=FIRST_JIA,
     ),
     Lesson(
+        "destroyed-together", Text("行剋: two at once", "行剋：一次兩張"),
+        Text("One 行剋 may destroy several cards. They reach their owner's face-up discard pile in the order of the "
+             "range table, cell by cell (for out 7: left, front-left, front, front-right, right), so the last "
+             "one is on top. 乙 has two wood cards side by side, 青翼龍 on b4 and 青角麟 on c4; your 白牙龍 (metal1) "
+             "has out 7.",
+             "一次行剋可以摧毀好幾張牌。它們依範圍表的格子順序進入主人正面朝上的棄牌堆（出 7 的順序是：左、左前、"
+             "前、右前、右），所以最後一張在最上面。乙有兩張並排的木牌，b4 的青翼龍和 c4 的青角麟；"
+             "你的白牙龍（metal1）出是 7。"),
+        ("discard-order",), "shengke",
+        table(("metal1",), {"b4": (1, "wood1"), "c4": (1, "wood2")}, (4, 5), discard=WATER),
+        (Step(Text("Place 白牙龍 where its 行剋 destroys both wood cards.",
+                   "把白牙龍放在行剋能同時摧毀兩張木牌的位置。"),
+              Text("Both destroyed, b4's first (it comes first in the range), then c4's: 青角麟 lies on top of 乙's "
+                   "pile, and a 行生 of 乙's would take it back first.",
+                   "兩張都被摧毀，b4 的先（它在範圍裡排在前面），再來是 c4 的：青角麟在乙的棄牌堆最上面，"
+                   "乙的行生會先把它取回。"),
+              Text("From there only one of them is in 白牙龍's out-range (left, right and the three cells in front).",
+                   "從那裡只有一張在白牙龍的出範圍內（左、右與前方三格）。"),
+              goal=_both_destroyed, example="metal1@c3"),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
         "overcome-in", Text("剋行: being destroyed", "剋行：被摧毀"),
         Text("A card placed with a card in its in-range whose element overcomes it is destroyed (剋行). Ranges are "
              "read from the card owner's side: \"front\" is towards the other player. 青尾狐 (wood4) has in 6: "
@@ -234,6 +273,25 @@ LESSONS = (
         options=FIRST_JIA,
     ),
     Lesson(
+        "generate-which", Text("行生: which card comes back", "行生：取回哪一張"),
+        Text("Your discard pile holds two fire cards: 赤眼狼 (fire3), discarded earlier, and 赤爪虎 (fire5), the most "
+             "recent, nearer the top. 行生 takes back the most recently discarded card of the element.",
+             "你的棄牌堆有兩張火牌：較早丟棄的赤眼狼（fire3）和最近丟棄、比較靠上的赤爪虎（fire5）。"
+             "行生取回的是該元素最近丟棄的那張。"),
+        ("generate-which",), "shengke",
+        table(("wood1",), {"c4": (1, "fire1")}, (1, 5), discard=(*WATER, "fire3", "earth2", "fire5")),
+        (Step(Text("Place 青翼龍 (wood1, out 3: left, right and front) so that 乙's fire card on c4 is in its "
+                   "out-range.",
+                   "把青翼龍（wood1，出 3：左、右與前方）放在讓乙在 c4 的火牌落入其出範圍的位置。"),
+              Text("行生 moved 赤爪虎, the most recent fire card, to the bottom of your fire deck; 赤眼狼 stays on "
+                   "your discard pile.",
+                   "行生把最近丟棄的火牌赤爪虎移到火牌堆底部；赤眼狼仍留在棄牌堆。"),
+              Text("From there c4 is not in 青翼龍's out-range (left, right and front).",
+                   "從那裡 c4 不在青翼龍的出範圍內（左、右與前方）。"),
+              goal=_returned, example="wood1@c3"),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
         "generate-in", Text("生行: drawing a card", "生行：抽牌"),
         Text("When a card in a placed card's in-range generates its element, the owner draws a card from the "
              "deck of the placed card's element (生行). Wood generates fire. 赤鬃獅 (fire2) has in 5: the four "
@@ -247,6 +305,55 @@ LESSONS = (
               Text("From there c4 is not in 赤鬃獅's in-range (the four diagonal cells).",
                    "從那裡 c4 不在赤鬃獅的入範圍內（四個斜角格）。"),
               goal=_drew, example="fire2@b3"),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "two-draws", Text("生行 twice", "兩次生行"),
+        Text("Each card that qualifies counts once: two generating cards in the in-range draw two cards, and two "
+             "generated cards in the out-range return two. 赤鬃獅 (fire2) has in 5: the four diagonal cells. 乙 has "
+             "two wood cards, on b4 and d4, and wood generates fire.",
+             "每張符合條件的牌各算一次：入範圍內有兩張生它的牌就抽兩張，出範圍內有兩張被它生的牌就取回兩張。"
+             "赤鬃獅（fire2）的入是 5：四個斜角格。乙在 b4 和 d4 各有一張木牌，木生火。"),
+        ("one-per-card",), "shengke",
+        table(("fire2",), {"b4": (1, "wood1"), "d4": (1, "wood2")}, (2, 5), discard=WATER),
+        (Step(Text("Place 赤鬃獅 where both wood cards are diagonally next to it.",
+                   "把赤鬃獅放在兩張木牌都在它斜角的位置。"),
+              Text("生行 twice: one fire card for each wood card, two in all.",
+                   "兩次生行：每張木牌各抽一張火牌，共兩張。"),
+              Text("From there not both wood cards are on its diagonals: it would draw one card or none.",
+                   "從那裡兩張木牌不會都在它的斜角：只會抽到一張或一張也沒有。"),
+              goal=_drew_two, example="fire2@c3"),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "resolve-order", Text("The order you place them", "召喚的順序"),
+        Text("The two cards of a turn resolve one after the other, in the order you placed them, and a card only "
+             "if it is still on the field. 青尾狐 (wood4, in 6: the three cells in front and the three behind, out "
+             "2: left and right) would destroy 乙's two earth cards from c3, but 乙's metal card on c4 would be in "
+             "front of it. Your 赤眼狼 (fire3, out 6: the three cells in front and the three behind) can destroy "
+             "that metal card: fire overcomes metal.",
+             "同一回合的兩張牌依你召喚的順序逐一結算，而且只有仍在場上的牌才結算。青尾狐（wood4，入 6：前方三格與"
+             "後方三格；出 2：左右）放在 c3 可以摧毀乙的兩張土牌，但乙在 c4 的金牌會在它正前方。你的赤眼狼"
+             "（fire3，出 6：前方三格與後方三格）可以摧毀那張金牌：火剋金。"),
+        ("resolve-order",), "shengke",
+        table(("wood4", "fire3"), {"c4": (1, "metal3"), "b3": (1, "earth1"), "d3": (1, "earth2")}, (1, 2),
+              discard=WATER),
+        (Step(Text("Place the fire card first, on row 5, where the metal card on c4 is in its out-range.",
+                   "先召喚火牌，放在第 5 列，讓 c4 的金牌落入它的出範圍。"),
+              Text("赤眼狼 is placed first, so it will resolve first.", "赤眼狼先召喚，所以會先結算。"),
+              Text("Place the fire card first, on row 5 within reach of c4.",
+                   "先召喚火牌，放在第 5 列能碰到 c4 的位置。"),
+              accept=("fire3@b5", "fire3@c5", "fire3@d5"),
+              why={"wood4@c3": Text("Placed first, 青尾狐 would resolve first, while 乙's metal card still stands in "
+                                    "front of it: it would destroy the earth cards, then 剋行 would destroy it.",
+                                    "先召喚的話，青尾狐會先結算，而乙的金牌還在它正前方：它會摧毀兩張土牌，"
+                                    "接著被剋行摧毀。")}),
+         Step(Text("Now 青尾狐 on c3.", "現在把青尾狐放在 c3。"),
+              Text("赤眼狼 resolved first and destroyed the metal card; then 青尾狐 destroyed both earth cards and, "
+                   "with nothing in its in-range overcoming it any more, stays.",
+                   "赤眼狼先結算，摧毀了金牌；接著青尾狐摧毀兩張土牌，入範圍內已沒有剋它的牌，所以留在場上。"),
+              Text("Place 青尾狐 on c3, between the two earth cards.", "把青尾狐放在 c3，兩張土牌之間。"),
+              accept=("wood4@c3",))),
         options=FIRST_JIA,
     ),
     Lesson(

@@ -27,9 +27,13 @@ RULES = {
     "round-table": Text("The round table: two teams, a peek for the partner", "圓桌王策：兩隊，可讓隊友偷看"),
     "round-table-boasts": Text("The round table: the boaster answers a counter-boast; teammates prove in turn",
                                "圓桌王策：反誇口由誇口者回應；隊友輪流證明"),
+    "round-table-peeks": Text("The round table: three peeks in all for the team, each for you or your partner",
+                              "圓桌王策：全隊共偷看三顆，每顆由你或隊友看"),
     "two-lines": Text("Two lines", "畫下棋線：兩條石列"),
     "two-lines-scope": Text("Two lines: a swap stays within a line, a boast covers both",
                             "兩條石列：交換只在同一列內，誇口涵蓋兩列"),
+    "two-lines-peeks": Text("Two lines: a series of peeks may pick its stones on either line",
+                            "兩條石列：一串偷看可以任選兩列的石頭"),
 }
 
 Slots = list[str | None]
@@ -232,9 +236,11 @@ LESSONS = (
     ),
     Lesson(
         "peek-three", Text("Catching up: three peeks", "追分：偷看三顆"),
-        Text("When the other side has just scored, your next turn may peek at up to three different face-down "
-             "stones, one after another, and stop when you like.",
-             "對方剛得分時，你的下一回合可以接連偷看至多三顆不同的背面石頭，隨時可以停止。"),
+        Text("When the other side has just scored, in their last turn or in your own (answering your challenge "
+             "right), your next turn may peek at up to three different face-down stones, one after another, and "
+             "stop when you like. Each point against you gives you one such turn.",
+             "對方剛得分時（在他上一回合，或在你自己的上一回合答對了你的挑戰），你的下一回合可以接連偷看至多三顆"
+             "不同的背面石頭，隨時可以停止。每失一分，就得到一次這樣的回合。"),
         ("peek-three",), "tellstones", table(",,-crown,-scale,-knight,,", scores=(0, 1), catch_up=True),
         (Step(Text("Your opponent just scored. Peek at a face-down stone.", "對手剛得分。偷看一顆背面的石頭。"),
               Text("You may peek again: you still have two peeks.", "你還可以再偷看：還剩兩次。"),
@@ -336,6 +342,35 @@ LESSONS = (
         variant="round-table",
     ),
     Lesson(
+        "round-table-peeks", Text("Round table: three peeks for the team", "圓桌王策：全隊偷看三顆"),
+        Text("The other team has just scored. At the round table your catch-up peeks are the team's: up to three "
+             "stones in all, each seen by you or by your partner, as you choose one by one. Your partner gets no "
+             "second series from the same point.",
+             "對方隊伍剛得分。圓桌王策中，追分的偷看屬於整隊：總共至多三顆，每顆由你或隊友看，一顆一顆由你決定。"
+             "同一分不會再給隊友另一串偷看。"),
+        ("round-table-peeks",), "tellstones",
+        table(",,-crown,-scale,-knight,-flag,", variant="round-table", scores=(0, 1), catch_up=True),
+        (Step(Text("Peek at the stone on slot 3 yourself.", "自己偷看 3 號位的石頭。"),
+              Text("Two peeks left for the team.", "全隊還剩兩次偷看。"),
+              Text("That is legal, but it is not your own peek at slot 3.", "這步合法，但不是你自己偷看 3 號位。"),
+              accept=("peek 3",)),
+         Step(Text("Give the next peek to your partner: another stone, for their eyes (peek 4 partner; the stone on "
+                   "3 was peeked already in this series: try peek 3 partner).",
+                   "把下一次偷看讓給隊友：另一顆石頭，只給隊友看（peek 4 partner；3 號位這一串已經看過了："
+                   "試試 peek 3 partner）。"),
+              Text("Your partner saw that one; you did not. One peek left.", "隊友看到了那一顆，你沒有。還剩一次。"),
+              Text("Give this peek to your partner.", "把這次偷看讓給隊友。"),
+              accept=("peek 4 partner", "peek 5 partner", "peek 6 partner"), refused=("peek 3 partner",)),
+         Step(Text("Take the last peek yourself, at a stone neither of you has seen.",
+                   "最後一次偷看你自己來，看一顆你們都還沒看過的石頭。"),
+              Text("The team's three peeks are done, and the turn passes to player 2.",
+                   "全隊的三次偷看用完了，輪到玩家 2。"),
+              Text("That is legal, but it is not your own peek at a stone neither of you has seen.",
+                   "這步合法，但不是你自己偷看一顆你們都還沒看過的石頭。"),
+              accept=("peek 5", "peek 6"))),
+        variant="round-table",
+    ),
+    Lesson(
         "two-lines", Text("Two lines", "兩條石列"),
         Text("In the two-lines variant there are lines a and b, each with its own pool of all seven stones. Every "
              "action is taken on one line of your choice; slots are named a1–a7 and b1–b7.",
@@ -371,6 +406,25 @@ LESSONS = (
          Step(Text("Name the stone on b4.", "說出 b4 的石頭。"),
               Text("Both lines proven: you win at once.", "兩條石列都證明了：你立即獲勝。"),
               REMEMBER, accept=("name scale",))),
+        variant="two-lines",
+    ),
+    Lesson(
+        "two-lines-peeks", Text("Two lines: peeks on either line", "兩條石列：兩列都能偷看"),
+        Text("Your opponent has just scored, so you may peek at up to three stones. With two lines each peek of the "
+             "series picks its stone afresh, on either line.",
+             "對手剛得分，所以你可以偷看至多三顆石頭。兩條石列時，這一串的每次偷看都可以重新選石頭，哪一列都行。"),
+        ("two-lines-peeks",), "tellstones",
+        table(",,-crown,scale,-knight,,", ",,-sword,-scale,,,", variant="two-lines", scores=(0, 1), catch_up=True),
+        (Step(Text("Peek at the stone on a3.", "偷看 a3 的石頭。"),
+              Text("Two peeks left.", "還剩兩次偷看。"),
+              Text("That is legal, but it is not the peek at a3.", "這步合法，但不是偷看 a3。"), accept=("peek a3",)),
+         Step(Text("Now peek at a stone of line b.", "現在偷看 b 列的一顆石頭。"),
+              Text("The series crossed to line b. One peek left.", "這一串偷看換到了 b 列。還剩一次。"),
+              Text("Peek at a stone of line b this time.", "這次請偷看 b 列的石頭。"),
+              accept=("peek b3", "peek b4")),
+         Step(Text("You need not use the third peek: stop.", "第三次偷看不一定要用：停止。"),
+              Text("Your turn is over, with one peek unused.", "你的回合結束了，還有一次偷看沒用。"),
+              Text("That is legal, but this time stop.", "這步合法，但這次請停止。"), accept=("stop",))),
         variant="two-lines",
     ),
 )
