@@ -198,6 +198,11 @@ def test_unknown_fields_and_float_numbers_are_not_dropped_on_import(open_page: O
     expect(page.locator("#deck-play")).to_be_disabled()
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     shots(page, f"deckshop-import-{kind}")
+    for button, parse in (("#deck-export-json", json.loads), ("#deck-export-toml", tomllib.loads)):
+        with page.expect_download() as download:  # exported as it was read: 4.0 and the unknown fields
+            page.click(button)
+        exported = parse(Path(download.value.path()).read_text(encoding="utf-8"))
+        assert exported == data and deck_problems(exported) == checked  # 4.0 == 4 in Python: deck_problems tells
     page.click("#deck-drop-unknown")
     expect(page.locator("#deck-problems li")).to_have_text([checked[0], checked[3]])
     expect(page.locator("#deck-drop-unknown")).to_have_count(0)
