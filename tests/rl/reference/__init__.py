@@ -52,7 +52,6 @@ class ReferencePath(Encoder):
     def __init__(self, game: Game[Any, Any]):
         super().__init__(game)
         self.reference = reference_encoder(game)
-        self.planes = self.reference.planes
 
     @property
     def shape(self) -> tuple[int, ...]:

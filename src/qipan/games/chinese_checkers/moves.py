@@ -160,9 +160,9 @@ CAPTURED: dict[tuple[int, int], int] = {
 # --- legal move ids straight from the board (the fast path of the learning environments) ---------
 #
 # The board is read as lines: every hole lies on three, and a line's occupancy is one small int
-# (bit i: the i-th hole along it). The jump from a hole along a line depends only on the pattern
-# of pieces ahead of it (and behind it, for the opposite direction), so one table per pattern
-# length answers it: the distance to the landing hole, or 0 when there is no jump.
+# (bit i: a piece on the i-th hole along it). The jumps from a hole along a line depend only on
+# that int, so a table per (line length, position) answers them with one look-up: a code for the
+# pair (distance of the landing hole ahead, distance behind), 0 meaning no jump that way.
 
 
 def _lines() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]]:
@@ -176,9 +176,8 @@ def _lines() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], 
             groups.setdefault(cube[constant], []).append(hole)
         for key in sorted(groups):
             line = sorted(groups[key], key=lambda h: HOLES[h][along])
-            where_line = len(lines)
             for pos, hole in enumerate(line):
-                where[hole].append((where_line, pos))
+                where[hole].append((len(lines), pos))
             lines.append(tuple(line))
     return tuple(lines), tuple(tuple(w) for w in where)
 
@@ -186,7 +185,6 @@ def _lines() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], 
 LINES, _ON_LINES = _lines()
 _LINE_BITS = tuple(tuple((line, 1 << pos) for line, pos in _ON_LINES[h]) for h in range(NUM_HOLES))
 _STEP_BITS = tuple(sum(1 << n for n in NEIGHBOURS[h]) for h in range(NUM_HOLES))
-_LONGEST = max(len(line) for line in LINES)
 
 
 def _landing(pattern: int, length: int, long: bool) -> int:
@@ -205,22 +203,30 @@ def _reversed(pattern: int, length: int) -> int:
     return int(format(pattern, f"0{length}b")[::-1], 2) if length else 0
 
 
-_Entry = tuple[int, int, list[int], tuple[int, ...], int, list[int], tuple[int, ...]]
+@cache
+def _codes(length: int, pos: int, long: bool) -> list[int]:
+    """For every occupancy of a line of ``length`` holes, the jumps from the hole at ``pos`` as
+    ``ahead * (pos + 1) + behind`` (the landing distances each way, 0 for none)."""
+    after = length - pos - 1
+    ahead = [_landing(p, after, long) for p in range(1 << after)]
+    behind = [_landing(_reversed(p, pos), pos, long) for p in range(1 << pos)]
+    # Occupancy p = (holes ahead) << (pos + 1) | (the hole itself) << pos | (holes behind).
+    return [a * (pos + 1) + b for a in ahead for b in behind * 2]
 
 
 @cache
-def _jump_tables(long: bool) -> tuple[tuple[_Entry, ...], ...]:
-    """Per hole, per line through it: (line, shift to the holes ahead, landing table ahead, landing
-    bits ahead, mask of the holes behind, landing table behind, landing bits behind)."""
-    ahead = [[_landing(p, n, long) for p in range(1 << n)] for n in range(_LONGEST)]
-    behind = [[_landing(_reversed(p, n), n, long) for p in range(1 << n)] for n in range(_LONGEST)]
+def _jump_tables(long: bool) -> tuple[tuple[tuple[int, list[int], tuple[int, ...]], ...], ...]:
+    """Per hole, per line through it: (line, its :func:`_codes` table, the landing holes of each
+    code as a bitboard)."""
     tables = []
     for hole in range(NUM_HOLES):
         entries = []
         for line, pos in _ON_LINES[hole]:
             holes = LINES[line]
-            entries.append((line, pos + 1, ahead[len(holes) - pos - 1], (0, *(1 << h for h in holes[pos + 1:])),
-                            (1 << pos) - 1, behind[pos], (0, *(1 << h for h in reversed(holes[:pos])))))
+            ahead = [0, *(1 << h for h in holes[pos + 1:])]  # by distance
+            behind = [0, *(1 << h for h in reversed(holes[:pos]))]
+            landings = tuple(ahead[a] | behind[b] for a in range(len(ahead)) for b in range(pos + 1))
+            entries.append((line, _codes(len(holes), pos, long), landings))
         tables.append(tuple(entries))
     return tuple(tables)
 
@@ -256,9 +262,8 @@ def legal_move_ids(board: Sequence[int], mark: int, long: bool, chain: bool, ban
         frontier = [start]
         while frontier:
             new = 0
-            for line, shift, ahead, ahead_bits, below, behind, behind_bits in jumps[frontier.pop()]:
-                pieces = lines[line]
-                new |= ahead_bits[ahead[pieces >> shift]] | behind_bits[behind[pieces & below]]
+            for line, codes, landings in jumps[frontier.pop()]:
+                new |= landings[codes[lines[line]]]
             new &= pass_ok & ~seen
             seen |= new
             while chain and new:
