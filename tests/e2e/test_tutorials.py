@@ -76,6 +76,9 @@ def test_every_lesson_plays_through(open_page: OpenPage, server: Any, shots: Any
     page = open_page(f"{server.base}/learn")
     expect(page.locator(f'[data-course="{course.game}"] .learn-count')).to_have_text(
         f"0 of {len(course.lessons)} done")
+    # Each course folds; with nothing done the first course is the one open.
+    expect(page.locator("details.learn-course[open]")).to_have_count(1)
+    expect(page.locator('details.learn-course[open]')).to_have_attribute("data-course", courses()[0].game)
     for i, lesson in enumerate(course.lessons):
         page.goto(lesson_url(server, course.game, lesson.id))
         expect(page.locator("#learn-title")).to_have_text(lesson.title.en)
@@ -87,6 +90,10 @@ def test_every_lesson_plays_through(open_page: OpenPage, server: Any, shots: Any
         following = course.lessons[i + 1].id if i + 1 < len(course.lessons) else None
         expected = f"/learn?game={course.game}&lesson={following}" if following else "/learn"
         expect(page.locator("#learn-next")).to_have_attribute("href", expected)
+        if i == 0:  # (the course begun and not finished is now the one open)
+            page.goto(f"{server.base}/learn")
+            expect(page.locator("details.learn-course[open]")).to_have_attribute("data-course", course.game)
+            expect(page.locator(f'[data-course="{course.game}"] li.done a')).to_be_visible()
     page.goto(f"{server.base}/learn")
     box = page.locator(f'[data-course="{course.game}"]')
     expect(box.locator(".learn-count")).to_have_text(f"{len(course.lessons)} of {len(course.lessons)} done")
@@ -189,6 +196,17 @@ def test_lobby_entry_chinese_and_phone(open_page: OpenPage, server: Any, shots: 
     shots(page, f"tutorial-tellstones-peek-zh-{size}")
     # Nothing runs off the side of a phone's screen.
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # The course list folds: one course open, a closed one opens on a tap of its title.
+    page.goto(f"{server.base}/learn")
+    closed = page.locator('[data-course="shengke"]')
+    expect(closed.locator("li").first).to_be_hidden()
+    closed.locator("summary").click()
+    expect(closed.locator("li").first).to_be_visible()
+    closed.locator("summary").press("Enter")  # (the keyboard folds it again)
+    expect(closed.locator("li").first).to_be_hidden()
+    tall = page.evaluate("document.documentElement.scrollHeight")
+    print(f"/learn at {width} px wide: {tall} px tall")
+    assert tall < 2 * PHONE[1], "the folded course list is a couple of phone screens at most"
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])

@@ -2,7 +2,7 @@
 export default {
   en: {
     "learn.nav": "Learn", "learn.title": "Learn to play", "learn.start": "Start a lesson",
-    "learn.lobbyHint": "Short lessons on the real engine teach every rule of each game, move by move.",
+    "learn.lobbyHint": "Short lessons teach every rule of each game, nearly all of them by playing it on the real engine.",
     "learn.intro": "Each lesson sets up a position and asks for a move. Your progress is kept in this browser.",
     "learn.count": "{done} of {n} done", "learn.doneMark": "● done", "learn.rulesPage": "The rules on one page",
     "learn.back": "All lessons", "learn.lessonOf": "{course}, lesson {k} of {n}", "learn.rules": "Rules: {rules}",
@@ -12,7 +12,7 @@ export default {
   },
   "zh-Hant": {
     "learn.nav": "學習", "learn.title": "學習下棋", "learn.start": "開始上課",
-    "learn.lobbyHint": "在真正的引擎上進行簡短課程，一步一步教會每個遊戲的所有規則。",
+    "learn.lobbyHint": "簡短課程教會每個遊戲的所有規則，幾乎每一條都在真正的引擎上實際走一遍。",
     "learn.intro": "每一課都會擺出一個局面，請你走一步。你的進度保存在這個瀏覽器裡。",
     "learn.count": "已完成 {done}／{n}", "learn.doneMark": "● 完成", "learn.rulesPage": "一頁規則摘要",
     "learn.back": "所有課程", "learn.lessonOf": "{course}：第 {k} 課，共 {n} 課", "learn.rules": "規則：{rules}",

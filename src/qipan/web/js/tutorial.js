@@ -60,16 +60,30 @@ export async function showLearn(app) {
   }
 }
 
+/** The lessons of ``game`` this browser has finished (a damaged record counts as none). */
+const mineOf = (done, game) => (Array.isArray(done[game]) ? done[game] : []);
+
+/** The course to show open: the first one started and not finished, else the first not finished. */
+function currentCourse(courses, done) {
+  const counts = courses.map((c) => c.lessons.filter((l) => mineOf(done, c.game).includes(l.id)).length);
+  const open = courses.filter((c, i) => counts[i] < c.lessons.length);
+  return (open.find((c) => counts[courses.indexOf(c)] > 0) ?? open[0])?.game;
+}
+
 function showCourses(app, courses) {
   document.title = `${t("learn.title")} · qipan`;
   const done = finished();
+  const current = currentCourse(courses, done);
+  // Each course folds (<details>): the list of every lesson is several screens long on a phone.
   clear(app).append(h("div", { class: "learn", id: "learn" },
     h("section", { class: "card learn-head" }, h("h1", { text: t("learn.title") }), h("p", { class: "hint", text: t("learn.intro") })),
     h("div", { class: "learn-courses" }, courses.map((course) => {
-      const mine = Array.isArray(done[course.game]) ? done[course.game] : [];
+      const mine = mineOf(done, course.game);
       const count = course.lessons.filter((l) => mine.includes(l.id)).length;
-      return h("section", { class: "panel learn-course", "data-course": course.game, "aria-labelledby": `course-${course.game}` },
-        h("header", {}, h("h2", { id: `course-${course.game}`, text: say(course.title) }),
+      return h("details", { class: "panel learn-course", "data-course": course.game, open: course.game === current },
+        h("summary", {},
+          h("span", { class: "learn-chevron", "aria-hidden": "true", text: "▸" }),
+          h("h2", { id: `course-${course.game}`, text: say(course.title) }),
           h("span", { class: "feed-status learn-count", text: t("learn.count", { done: count, n: course.lessons.length }) })),
         h("div", { class: "body" },
           h("ol", { class: "learn-lessons" }, course.lessons.map((l) => {
