@@ -53,6 +53,12 @@ for _k, _table in enumerate(MOVE_TABLES):
         _MOVE_IDS[_k, _cell] = move_id(_move)
 
 
+_TEMPLATES = np.zeros((2, 7, 9, 9), dtype=np.float32)
+"""Per viewer, the constant planes: the board, and the board again for black."""
+_TEMPLATES[:, 2] = _BOARD
+_TEMPLATES[0, 3] = _BOARD
+
+
 def _unpack(boards: list[int]) -> NDArray[np.uint8]:
     """Bitboards as a (len(boards), bits) array of 0/1 (uint8), bit i at column i."""
     data = b"".join(b.to_bytes(_BYTES, "little") for b in boards)
@@ -95,17 +101,14 @@ class AbaloneEncoder(Encoder):
     def observe(self, state: Any, player: int) -> Observation:
         """:meth:`encode` of the view, straight from the bitboards (everything is public)."""
         own, opp = (state.black, state.white) if player == 0 else (state.white, state.black)
-        obs = self.zeros()
+        obs = _TEMPLATES[player].copy()
         obs[:2] = _unpack([own, opp]).reshape(2, _ROWS, WIDTH)[(slice(None), *_WINDOW)]
-        obs[2] = _BOARD
-        if player == 0:
-            obs[3] = _BOARD
         # The view's pushed_out: each side's pushed-out count is the other side's missing marbles.
-        obs[4] = _BOARD * min(1.0, (MARBLES - opp.bit_count()) / _TO_WIN)
-        obs[5] = _BOARD * min(1.0, (MARBLES - own.bit_count()) / _TO_WIN)
+        np.multiply(_BOARD, min(1.0, (MARBLES - opp.bit_count()) / _TO_WIN), out=obs[4])
+        np.multiply(_BOARD, min(1.0, (MARBLES - own.bit_count()) / _TO_WIN), out=obs[5])
         limit = self.game.config["quiet_move_limit"]
         if limit:
-            obs[6] = _BOARD * min(1.0, state.quiet / limit)
+            np.multiply(_BOARD, min(1.0, state.quiet / limit), out=obs[6])
         return obs
 
     def legal_mask(self, state: Any) -> ActionMask:

@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from qipan.games.shengke import elements as game_elements
 from qipan.games.shengke.state import EMPTY, OVER
@@ -126,64 +125,74 @@ class ShengKeEncoder(Encoder):
     def observe(self, state: Any, player: int) -> Observation:
         """:meth:`encode` of the view, straight from the state: of the hidden parts (hands, deck
         orders) it reads, like the view, only the viewer's own hand, the cards shown when drawn,
-        the opponent's hand size per element and the known bottoms of the decks."""
+        the opponent's hand size per element and the known bottoms of the decks. The values are
+        gathered in a dict and written with one numpy call."""
         game: Any = self.game
-        obs = self.zeros()
         lay = self.layout
         me, opp = player, 1 - player
         index = self._indices()
         elements = game.card_elements  # by card key: owner * DECK + index in the deck
-        field = obs[lay["field"]].reshape(CELLS, _CELL_FEATURES)
-        for cell, key in enumerate(state.field):
+        values: dict[int, float] = {}
+        for cell, key in enumerate(state.field):  # the field comes first in the layout
             if key != EMPTY:
                 owner = key // DECK
                 card = game.decks[owner].cards[key % DECK]
-                row = field[cell]
-                row[0 if owner == me else 1] = 1
-                row[2 + _ELEMENT[card.element]] = 1
-                row[7] = card.range_in / 8
-                row[8] = card.range_out / 8
-        field[list(state.placed), 9] = 1
-        obs[lay["hand"].start + index[me][list(state.hands[me])]] = 1
-        obs[lay["hand_shown"].start + index[me][list(state.shown[me])]] = 1
-        obs[lay["opp_hand_shown"].start + index[opp][list(state.shown[opp])]] = 1
+                at = cell * _CELL_FEATURES
+                values[at + (0 if owner == me else 1)] = 1
+                values[at + 2 + _ELEMENT[card.element]] = 1
+                values[at + 7] = card.range_in / 8
+                values[at + 8] = card.range_out / 8
+        for cell in state.placed:
+            values[cell * _CELL_FEATURES + 9] = 1
+        for part, side, cards in (("hand", me, state.hands[me]), ("hand_shown", me, state.shown[me]),
+                                  ("opp_hand_shown", opp, state.shown[opp])):
+            start = lay[part].start
+            for i in cards:
+                values[start + index[side][i]] = 1
         counts = [0] * 5
         for i in state.hands[opp]:
             counts[_ELEMENT[elements[opp * DECK + i]]] += 1
         for e in range(5):
-            obs[lay["opp_hand_counts"].start + e] = min(1.0, counts[e] / 5)
+            values[lay["opp_hand_counts"].start + e] = min(1.0, counts[e] / 5)
         for k, side in enumerate((me, opp)):
+            sizes = lay["deck_sizes"].start + 5 * k
+            bottoms = lay["deck_bottoms"].start + DECK * k
             for game_element, pile in enumerate(state.decks[side]):
-                e = _ELEMENT[game_element]
-                obs[lay["deck_sizes"].start + 5 * k + e] = min(1.0, len(pile) / 5)
-                bottom = pile[len(pile) - state.known[side][game_element]:]
-                obs[lay["deck_bottoms"].start + DECK * k + index[side][list(bottom)]] = 1
-            obs[lay["discards"].start + DECK * k + index[side][list(state.discards[side])]] = 1
+                values[sizes + _ELEMENT[game_element]] = min(1.0, len(pile) / 5)
+                for i in pile[len(pile) - state.known[side][game_element]:]:
+                    values[bottoms + index[side][i]] = 1
+            discards = lay["discards"].start + DECK * k
+            for i in state.discards[side]:
+                values[discards + index[side][i]] = 1
         on_field = game.on_field(state)
         scores = game.scores(state)
-        obs[lay["counts"]] = [on_field[me] / CELLS, on_field[opp] / CELLS,
-                              min(1.0, scores[me] / 50), min(1.0, scores[opp] / 50)]
-        obs[lay["phase"].start + state.phase] = 1
+        counts_at = lay["counts"].start
+        values[counts_at] = on_field[me] / CELLS
+        values[counts_at + 1] = on_field[opp] / CELLS
+        values[counts_at + 2] = min(1.0, scores[me] / 50)
+        values[counts_at + 3] = min(1.0, scores[opp] / 50)
+        values[lay["phase"].start + state.phase] = 1
         seats = lay["seats"].start
         if state.first != EMPTY:
-            obs[seats] = 1
-            obs[seats + 1] = float(state.first == me)
-        obs[seats + 2] = float(state.first != EMPTY and state.phase != OVER and state.current == me)
-        obs[seats + 3] = min(1.0, state.turn / game.config["turns"])
-        for face in state.dice:
-            obs[lay["dice"].start + face - 1] += 0.5
-        for element in state.picks:
-            obs[lay["picks"].start + _ELEMENT[element]] += 0.5
-        for element in state.todo:
-            obs[lay["todo"].start + _ELEMENT[element]] += 0.5
-        obs[lay["bonus"]] = game.config["first_bonus"] / 25
+            values[seats] = 1
+            values[seats + 1] = float(state.first == me)
+        values[seats + 2] = float(state.first != EMPTY and state.phase != OVER and state.current == me)
+        values[seats + 3] = min(1.0, state.turn / game.config["turns"])
+        for part, items in (("dice", [face - 1 for face in state.dice]),
+                            ("picks", [_ELEMENT[e] for e in state.picks]),
+                            ("todo", [_ELEMENT[e] for e in state.todo])):
+            for item in items:
+                at = lay[part].start + item
+                values[at] = values.get(at, 0.0) + 0.5
+        values[lay["bonus"].start] = game.config["first_bonus"] / 25
+        obs = self.zeros()
+        obs[list(values)] = list(values.values())
         np.clip(obs, 0.0, 1.0, out=obs)
         return obs
 
-    @functools.cache  # noqa: B019 - two small arrays for the encoder's lifetime
-    def _indices(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    @functools.cache  # noqa: B019 - two small tuples for the encoder's lifetime
+    def _indices(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Per player, the encoded index of each card of their deck (by its id, as views name it)."""
         game: Any = self.game
-        return tuple(  # type: ignore[return-value]
-            np.array([self.ids[p][card.id] for card in game.decks[p].cards], dtype=np.intp) for p in (0, 1)
-        )
+        own, other = (tuple(self.ids[p][card.id] for card in game.decks[p].cards) for p in (0, 1))
+        return own, other
