@@ -101,7 +101,7 @@ class AbaloneEncoder(Encoder):
     def observe(self, state: Any, player: int) -> Observation:
         """:meth:`encode` of the view, straight from the bitboards (everything is public)."""
         own, opp = (state.black, state.white) if player == 0 else (state.white, state.black)
-        obs = _TEMPLATES[player].copy()
+        obs: Observation = _TEMPLATES[player].copy()
         obs[:2] = _unpack([own, opp]).reshape(2, _ROWS, WIDTH)[(slice(None), *_WINDOW)]
         # The view's pushed_out: each side's pushed-out count is the other side's missing marbles.
         np.multiply(_BOARD, min(1.0, (MARBLES - opp.bit_count()) / _TO_WIN), out=obs[4])
