@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
+import pytest
+from open_spiel.python.algorithms import cfr, exploitability, ismcts, mcts
 
 import qipan.openspiel  # noqa: F401
 
@@ -39,3 +40,19 @@ def test_information_set_mcts_plays_sheng_ke_to_the_end() -> None:
     assert decisions >= 4
     assert state.returns() == list(game.qipan.returns(state.qipan_state))
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_cfr_solves_a_two_turn_tellstones() -> None:
+    """CFR keys its tables by information-state strings (with the players' recall): on a
+    two-turn Tellstones it finds every decision point and its average policy plays legal moves."""
+    game = pyspiel.load_game("qipan_tellstones(turn_limit=2)")
+    solver = cfr.CFRSolver(game)
+    for _ in range(2):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    state = game.new_initial_state()
+    probabilities = policy.action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions())
+    assert sum(probabilities.values()) == pytest.approx(1.0)
+    assert len(policy.state_lookup) == 19  # one row per information state of the tree
+    assert exploitability.nash_conv(game, policy) >= 0.0

@@ -12,6 +12,8 @@ import pytest
 
 import qipan.openspiel  # noqa: F401
 from qipan.core.game import CHANCE
+from qipan.openspiel.chance import ORDERS
+from qipan.openspiel.observer import NO_RECALL, remember, view_string
 from qipan.rl.encoders import make_encoder
 from tests.openspiel.cases import CASES, HIDDEN
 from tests.openspiel.test_games import play_randomly
@@ -35,10 +37,11 @@ def seen_by(state: Any, player: int) -> tuple[Any, ...]:
             state.observation_string(player), state.observation_tensor(player))
 
 
-def with_qipan_state(game: Any, qipan_state: Any) -> Any:
-    state = game.new_initial_state()
-    state.qipan_state = qipan_state
-    return state
+def with_qipan_state(state: Any, qipan_state: Any) -> Any:
+    """``state`` with another qipan state, every player's recall kept (as resampling does)."""
+    other = state.clone()
+    other.qipan_state = qipan_state
+    return other
 
 
 @pytest.mark.parametrize("name", HIDDEN)
@@ -60,7 +63,7 @@ def test_information_states_leak_no_hidden_information(name: str) -> None:
             differing += a != b
             reference = seen_by(state, player)
             for other in (a, b):
-                assert seen_by(with_qipan_state(game, other), player) == reference
+                assert seen_by(with_qipan_state(state, other), player) == reference
     assert differing > 0, "no two sampled states differed: the test would prove nothing"
 
 
@@ -76,7 +79,7 @@ def test_another_players_secret_does_change_what_they_see(name: str) -> None:
             continue
         for player in range(game.num_players()):
             other = q.sample_state(q.view(state.qipan_state, player), random.Random(index))
-            if any(seen_by(with_qipan_state(game, other), p)[0] != seen_by(state, p)[0]
+            if any(seen_by(with_qipan_state(state, other), p)[0] != seen_by(state, p)[0]
                    for p in range(game.num_players()) if p != player):
                 return
     pytest.fail("no sampled state looked different to any other player")
@@ -90,12 +93,56 @@ def test_strings_are_the_view_and_tensors_the_encoded_view(name: str) -> None:
     for state in random_states(game, 3, 12):
         for player in range(game.num_players()):
             view = q.view(state.qipan_state, player)
-            assert json.loads(state.information_state_string(player)) == view
-            assert state.observation_string(player) == state.information_state_string(player)
+            assert json.loads(state.observation_string(player)) == view
+            recall = "" if q.perfect_information else f"\nrecall {state.recall_of(player)}"
+            assert state.information_state_string(player) == state.observation_string(player) + recall
             expected = encoder.encode(view).ravel()
             assert np.array_equal(np.asarray(state.information_state_tensor(player), np.float32), expected)
             assert np.array_equal(np.asarray(state.observation_tensor(player), np.float32), expected)
     assert game.observation_tensor_shape() == game.information_state_tensor_shape() == list(encoder.shape)
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_recall_is_chained_over_the_players_earlier_views(name: str) -> None:
+    game = pyspiel.load_game(name)
+    q = game.qipan
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    recall = [NO_RECALL] * game.num_players()
+    for step in range(40):
+        if state.is_terminal():
+            break
+        # Asked for now and then, by one player or another: the recall folds in the views lazily.
+        for p in range(game.num_players()):
+            if (step + p) % 3 == 0:
+                assert state.recall_of(p) == recall[p]
+        recall = [remember(r, view_string(q, state.qipan_state, p)) for p, r in enumerate(recall)]
+        play_randomly(state, rng, 1)
+    assert [state.recall_of(p) for p in range(game.num_players())] == recall
+    assert state.past == []
+
+
+def test_histories_that_differ_only_in_a_hidden_shuffle_look_alike_to_both_players() -> None:
+    """Two Sheng-Ke games, the same in everything but the order of the two bottom cards of 乙's
+    water pile (never drawn in four turns): each player's information state is the same at every
+    step of the two games, recall included, though the states differ."""
+    game = pyspiel.load_game("qipan_shengke(turns=4,first='0')")
+    a, b = game.new_initial_state(), game.new_initial_state()
+    for pile in range(10):
+        a.apply_action(0)
+        b.apply_action(ORDERS.index((0, 1, 2, 4, 3)) if pile == 9 else 0)
+    rng = random.Random(2)
+    while not a.is_terminal():
+        for player in (0, 1):
+            assert seen_by(a, player) == seen_by(b, player)
+        if a.is_chance_node():
+            outcomes, probs = zip(*a.chance_outcomes(), strict=True)
+            action = rng.choices(outcomes, weights=probs)[0]
+        else:
+            action = rng.choice(a.legal_actions())
+        a.apply_action(action)
+        b.apply_action(action)
+    assert b.is_terminal() and a.qipan_state != b.qipan_state
 
 
 def test_public_observation_is_the_spectators_view() -> None:
@@ -107,6 +154,9 @@ def test_public_observation_is_the_spectators_view() -> None:
     state = random_states(game, 2, 15)[-1]
     assert json.loads(public.string_from(state, 0)) == game.qipan.view(state.qipan_state, None)
     assert public.tensor.size == 0
+    with pytest.raises(ValueError, match="no public observation with perfect recall"):
+        make_observation(game, pyspiel.IIGObservationType(
+            public_info=True, perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE))
     with pytest.raises(ValueError, match="no observer of every player's private information"):
         make_observation(game, pyspiel.IIGObservationType(
             public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))

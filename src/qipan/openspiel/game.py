@@ -5,7 +5,8 @@ The bridge speaks only the :class:`~qipan.core.game.Game` protocol:
 - player actions are the game's fixed integer ids (``game.action_id``, docs/rl.md), legal ones
   from ``game.legal_action_ids``, named by the game's notation;
 - chance outcomes are integers with probabilities (:mod:`qipan.openspiel.chance`);
-- information states and observations are the player's view (:mod:`qipan.openspiel.observer`);
+- observations are the player's view, information states the view and the player's recall of
+  their earlier views (:mod:`qipan.openspiel.observer`);
 - returns are ``game.returns`` at the end, 0 before; a game longer than ``max_game_length``
   actions ends level.
 """
@@ -23,7 +24,7 @@ from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.registry import game_class
 from qipan.openspiel.chance import ChanceEvents, Pending, max_outcomes
-from qipan.openspiel.observer import ViewObserver
+from qipan.openspiel.observer import NO_RECALL, ViewObserver, remember, view_string
 from qipan.openspiel.params import canonical, read_parameters, specification
 from qipan.rl.encoders import make_encoder
 
@@ -95,14 +96,22 @@ class QipanGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class QipanState(pyspiel.State):  # type: ignore[misc]
-    """A position of a :class:`QipanGame`: the qipan state, a split chance event under way, and
-    the number of actions so far. OpenSpiel copies and serialises it through its ``__dict__``."""
+    """A position of a :class:`QipanGame`: the qipan state, a split chance event under way, the
+    number of actions so far and, in hidden-information games, each player's recall of their
+    earlier views. OpenSpiel copies and serialises it through its ``__dict__``."""
 
     def __init__(self, game: QipanGame):
         super().__init__(game)
         self.qipan_state: Any = game.qipan.initial_state()
         self.pending: Pending = ()
         self.length = 0
+        players = 0 if game.qipan.perfect_information else game.num_players()
+        # Each player's recall folds in their views of the earlier positions only when asked for
+        # (searches that never ask pay nothing): ``past`` holds the positions not yet folded in
+        # by every player, ``folded[p]`` how many of them player p has.
+        self.recall: list[str] = [NO_RECALL] * players
+        self.folded: list[int] = [0] * players
+        self.past: list[Any] = []
 
     @property
     def bridge(self) -> QipanGame:
@@ -129,6 +138,7 @@ class QipanState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         game = self.bridge
+        before = self.qipan_state
         if self.is_chance_node():
             self.qipan_state, self.pending = game.chance.apply(self.qipan_state, self.pending, action)
         else:
@@ -142,6 +152,22 @@ class QipanState(pyspiel.State):  # type: ignore[misc]
                 raise ValueError(f"illegal action {action} ({text}): {game.qipan.explain_illegal(state, move)}")
             self.qipan_state = game.qipan.next_state(state, move)
         self.length += 1
+        if self.recall:
+            self.past.append(before)
+
+    def recall_of(self, player: int) -> str:
+        """SHA-256 chained over ``player``'s views of every earlier position (docs/openspiel.md)."""
+        game = self.bridge.qipan
+        recall = self.recall[player]
+        for position in self.past[self.folded[player]:]:
+            recall = remember(recall, view_string(game, position, player))
+        self.recall[player] = recall
+        self.folded[player] = len(self.past)
+        done = min(self.folded)
+        if done:
+            del self.past[:done]
+            self.folded = [f - done for f in self.folded]
+        return recall
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self.bridge
@@ -160,7 +186,9 @@ class QipanState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, sampler: Any) -> QipanState:
         """A state ``player`` cannot tell from this one, drawn by ``game.sample_state`` from
-        their view (``sampler()`` gives uniform numbers in [0, 1), as OpenSpiel's samplers do)."""
+        their view (``sampler()`` gives uniform numbers in [0, 1), as OpenSpiel's samplers do).
+        Every recall is kept: the player's is theirs, and the others' are only names for their
+        pasts, which the sample does not redraw."""
         game = self.bridge.qipan
         rng = random.Random(int(sampler() * 2**53))
         clone: QipanState = self.clone()

@@ -4,10 +4,19 @@ A string is the view as canonical JSON (sorted keys); a tensor is the view throu
 reinforcement-learning encoder (:mod:`qipan.rl.encoders`, docs/rl.md), flattened. A view holds
 exactly what its player may know, so neither can carry anything hidden from them. The public
 observation (``private_info=NONE``) is the spectator's view, as a string only.
+
+Information states have perfect recall: in a hidden-information game their string ends with a
+line ``recall <digest>``, SHA-256 chained over the player's views of every earlier position
+(:func:`remember`), so two histories give a player the same information state exactly when they
+showed that player the same views. Tensors have a fixed size: they are the present view only.
+
+>>> remember(NO_RECALL, '{"player":0}')[:16]
+'bd14615ea1a7c672'
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -18,6 +27,14 @@ from numpy.typing import NDArray
 from qipan.core.game import Game
 from qipan.rl.encoders import Encoder
 
+NO_RECALL = "0" * 64
+"""A player's recall before the game's first action."""
+
+
+def remember(recall: str, view: str) -> str:
+    """The recall after a position whose view (as :func:`view_string`) was ``view``."""
+    return hashlib.sha256(f"{recall}\n{view}".encode()).hexdigest()
+
 
 def view_string(game: Game[Any, Any], state: Any, player: int | None) -> str:
     """``player``'s view of ``state`` (None: a spectator's) as canonical JSON."""
@@ -27,7 +44,7 @@ def view_string(game: Game[Any, Any], state: Any, player: int | None) -> str:
 class ViewObserver:
     """OpenSpiel's Python observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``)
     over qipan views. One class serves information states and observations: a qipan view is
-    already all a player knows (see docs/openspiel.md for Tellstones, where memory is the game)."""
+    already all a player knows of the present; an information state adds the recall of the past."""
 
     def __init__(self, game: Game[Any, Any], encoder: Encoder, iig_obs_type: Any, params: Any):
         if params:
@@ -40,6 +57,9 @@ class ViewObserver:
         self.game = game
         self.encoder = encoder
         self.public = private == pyspiel.PrivateInfoType.NONE and not game.perfect_information
+        self.recall = bool(iig_obs_type.perfect_recall) and not game.perfect_information
+        if self.public and self.recall:
+            raise ValueError(f"{game.name} has no public observation with perfect recall")
         shape = (0,) if self.public else encoder.shape
         self.tensor: NDArray[np.float32] = np.zeros(int(np.prod(shape)), dtype=np.float32)
         self.dict: dict[str, NDArray[np.float32]] = {} if self.public else {"observation": self.tensor.reshape(shape)}
@@ -50,4 +70,7 @@ class ViewObserver:
             self.tensor[:] = self.encoder.encode(self.game.view(state.qipan_state, player)).ravel()
 
     def string_from(self, state: Any, player: int) -> str:
-        return view_string(self.game, state.qipan_state, None if self.public else player)
+        text = view_string(self.game, state.qipan_state, None if self.public else player)
+        if not self.recall:
+            return text
+        return f"{text}\nrecall {state.recall_of(player)}"
