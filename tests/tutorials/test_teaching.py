@@ -203,3 +203,20 @@ def test_the_round_tables_series_shows_each_stone_to_whom_it_was_given() -> None
     at = replay(course("tellstones").lesson("round-table-peeks"), ["peek 3", "peek 4 partner"])
     assert at.game.view(at.state, 2)["revealed"] == {"slot": "4", "stone": "scale"}
     assert at.game.view(at.state, 0)["revealed"] is None
+
+
+def test_the_chain_through_a_pass_only_point_lands_in_it_and_forbidden_refuses_it() -> None:
+    lesson = course("chinese-checkers").lesson("pass-only")
+    game, state, _ = lesson.start()
+    assert isinstance(game, ChineseCheckers)
+    assert game.move_path(state, game.parse_action(state, "f9-h9")) == ["f9", "f11", "h9"]
+    closed = load("chinese-checkers", None, {"other_corners": "forbidden"})
+    shut = closed.state_from_json(dict(lesson.state))
+    assert not closed.is_legal(shut, closed.parse_action(shut, "f9-h9"))  # (what the lesson says forbidden does)
+
+
+def test_a_doubted_boast_with_a_wrong_name_loses_at_once() -> None:
+    at = replay(course("tellstones").lesson("doubt"), ["doubt"])
+    assert at.game.to_move(at.state) is None
+    assert at.game.result_text(at.state).startswith("player 1 won by a failed proof")
+    assert at.game.view(at.state, 0)["lines"][0][3] == "scale"

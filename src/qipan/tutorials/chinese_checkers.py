@@ -25,6 +25,8 @@ RULES = {
     "chain-off": Text("One jump per move (option chain=false)", "每步只能跳一次（chain=false 選項）"),
     "other-corners": Text("Points that are neither home nor target (option other_corners)",
                           "既非己方家也非目標的角（other_corners 選項）"),
+    "pass-only": Text("With other_corners=pass-only a chain may land in another point and jump on, never stop there",
+                      "other_corners=pass-only 時，連跳可以落在別的角再跳走，但不能停在那裡"),
     "pass": Text("Pass when you have no move", "無路可走時必須讓過"),
     "all-pass": Text("When every player still racing passes in a row, the game ends",
                      "所有還在比賽的玩家連續讓過時，棋局結束"),
@@ -243,6 +245,25 @@ LESSONS = (
                  "這步合法，但不是讓 f9 往前（往上）走一步。"),
             accept=("f9-g8", "f9-g9"), refused=("f9-f10",)),),
         options={"other_corners": "forbidden"},
+    ),
+    Lesson(
+        "pass-only", Text("Through a closed point", "穿過封閉的角"),
+        Text("With other_corners=pass-only a chain may land in a point that is neither your home nor your target "
+             "and jump on from there, but no move may end in it. (With forbidden it may not land there at all.)",
+             "other_corners=pass-only 時，連跳可以落在既非己方家也非目標的角，再從那裡繼續跳，但任何一步都不能停在"
+             "那裡。（forbidden 時連落下都不行。）"),
+        ("pass-only",), "chinese-checkers",
+        race("a1 b1 b2 c1 c2 c3 d1 d3 d4 f9", "n1 n2 n3 n4 o1 o2 o3 p1 f10 g10"),
+        (Step(Text("Stopping in the point on the right is refused (try f9-f11). Jump from f9 over f10 into f11, in "
+                   "that point, and on over g10 to h9 in the same move (f9-h9).",
+                   "停在右邊的角是不行的（試試 f9-f11）。從 f9 跳過 f10 落在那個角裡的 f11，同一步再跳過 g10 到 h9"
+                   "（f9-h9）。"),
+              Text("f9, f11, h9: the chain touched the closed point and left it again, which pass-only allows.",
+                   "f9、f11、h9：連跳碰到了封閉的角又離開，pass-only 允許這樣做。"),
+              Text("That is legal, but it is not the chain through f11 to h9.",
+                   "這步合法，但不是經過 f11 到 h9 的連跳。"),
+              accept=("f9-h9",), refused=("f9-f11",)),),
+        options={"other_corners": "pass-only"},
     ),
     Lesson(
         "pass", Text("No move: pass", "無路可走：讓過"),

@@ -21,6 +21,7 @@ RULES = {
     "nothing-fits": Text("An action that needs something absent is illegal", "缺少所需條件的動作不合規則"),
     "boast-believe": Text("Boast, and believe", "誇口與相信"),
     "boast-prove": Text("Doubt, and prove a boast", "懷疑與證明誇口"),
+    "failed-proof": Text("One wrong name in a proof, and the boaster loses at once", "證明時錯一顆，誇口者立即落敗"),
     "counter-boast": Text("Counter-boast", "反誇口"),
     "peek-three": Text("Peeking up to three after the other side scores", "對方得分後可偷看至多三顆"),
     "three-points": Text("Three points win", "先得三分者獲勝"),
@@ -218,6 +219,26 @@ LESSONS = (
               Text("All three right: you win the game at once, whatever the score.",
                    "三顆全對：不論比分，你立即獲勝。"),
               REMEMBER, accept=("name knight",))),
+    ),
+    Lesson(
+        "doubt", Text("Doubting a boast", "懷疑誇口"),
+        Text("Your opponent boasts. If you doubt, they must name every face-down stone from left to right: one "
+             "wrong name and they lose at once, whatever the score. You watched the swaps: you think they lost "
+             "track of the stone on 4.",
+             "對手誇口了。你懷疑的話，他必須由左到右說出每一顆背面的石頭：錯一顆就立即落敗，不論比分。"
+             "你一直看著交換：你認為他已經記不得 4 號位的石頭。"),
+        ("failed-proof",), "tellstones",
+        table(",,-crown,-scale,-knight,,", phase="answer-boast", turn_player=1, boaster=1),
+        (Step(Text("Doubt the boast (click Doubt, or type doubt).", "懷疑這個誇口（點「懷疑」，或輸入 doubt）。"),
+              Text("They named the crown on 3, right, then the knight on 4, but it is the scale: a failed proof, "
+                   "and you win at once.",
+                   "對手說 3 號是王冠，對了；再說 4 號是騎士，但那是天秤：證明失敗，你立即獲勝。"),
+              Text("That is legal, but it is not a doubt: believing gives them the point without a proof.",
+                   "這步合法，但不是懷疑：相信的話，對手不必證明就得分。"),
+              accept=("doubt",), replies=("name crown", "name knight"),
+              why={"counter": Text("That is legal, but a counter-boast puts you to the proof instead: doubt, and "
+                                   "they must prove.",
+                                   "這步合法，但反誇口會變成由你來證明：懷疑的話，就是對手必須證明。")}),),
     ),
     Lesson(
         "counter", Text("The counter-boast", "反誇口"),
