@@ -220,3 +220,12 @@ def test_a_doubted_boast_with_a_wrong_name_loses_at_once() -> None:
     assert at.game.to_move(at.state) is None
     assert at.game.result_text(at.state).startswith("player 1 won by a failed proof")
     assert at.game.view(at.state, 0)["lines"][0][3] == "scale"
+
+
+def test_a_series_of_three_peeks_is_not_offered_again_at_the_next_turn() -> None:
+    """The catch-up lessons start the learner's turn as a real game does (the allowance taken up),
+    so the point scored against them gives them exactly one series."""
+    lesson = course("tellstones").lesson("peek-three")
+    at = replay(lesson, ["peek 3", "peek 4", "stop"])
+    after = at.game.play(at.state, "place sword 2")  # (the opponent's turn; then the learner's again)
+    assert at.game.view(after, 0)["turn_player"] == 0 and at.game.view(after, 0)["peek_allowance"] == 1

@@ -49,7 +49,8 @@ def table(*lines: str, variant: str | None = None, scores: tuple[int, int] = (0,
     slots: list[Slots] = [[name or None for name in line.split(",")] for line in lines]
     return {
         "lines": slots, "phase": phase, "scores": list(scores), "turn_player": turn_player, "actor": actor,
-        "catch_up": [catch_up] + [False] * (seats - 1), "turn": turn, "ply": turn + 2,
+        # (an allowance waiting is taken up as the seat's turn begins: catch_up is then false again)
+        "catch_up": [False] * seats, "turn": turn, "ply": turn + 2,
         "peek_allowance": 3 if catch_up else 1, "peeks_left": 0, "peeked": [], "challenged": challenged,
         "boaster": boaster, "winner": None, "end": None, "last": None,
     }
