@@ -17,9 +17,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from qipan.core.errors import GameError, brief
 from qipan.core.game import CHANCE, JSON, Game
@@ -61,6 +61,8 @@ PHASES = ("start", "turn", "peeking", "answer-challenge", "answer-boast", "answe
 
 # How the game ended.
 ENDS = ("", "score", "proof", "turn-limit")
+
+T = TypeVar("T")
 
 Line = tuple[int, ...]
 """Seven slots: 0 empty, ``s + 1`` face-up symbol ``s``, ``-(s + 1)`` face-down symbol ``s``."""
@@ -185,9 +187,9 @@ class Tellstones(Game[State, Action]):
     def legal_actions(self, state: State) -> Sequence[Action]:
         phase = state.phase
         if phase == TURN:
-            return self._turn_actions(state)
+            return self._turn_actions(state, Action)
         if phase == PEEKING:
-            return [*self._peeks(state, state.peeked), Action(STOP)]
+            return [*self._peeks(state, state.peeked, Action), Action(STOP)]
         if phase in (ANSWER_CHALLENGE, PROVE):
             return [Action(NAME, symbol=s) for s in range(len(SYMBOLS))]
         if phase == ANSWER_BOAST:
@@ -198,11 +200,13 @@ class Tellstones(Game[State, Action]):
             return [Action(FIRST, a=p) for p in range(self.players)]
         return []
 
-    def _turn_actions(self, state: State) -> list[Action]:
-        places: list[Action] = []
-        hides: list[Action] = []
-        swaps: list[Action] = []
-        challenges: list[Action] = []
+    def _turn_actions(self, state: State, make: Callable[..., T]) -> list[T]:
+        """The actions of a turn, each built by ``make(kind, line, a, b, symbol)``: an
+        :class:`Action`, or its id (:meth:`legal_action_ids`)."""
+        places: list[T] = []
+        hides: list[T] = []
+        swaps: list[T] = []
+        challenges: list[T] = []
         any_down = False
         for n, line in enumerate(state.lines):
             occupied = [i for i in range(SLOTS) if line[i]]
@@ -212,31 +216,31 @@ class Tellstones(Game[State, Action]):
                 for s in range(len(SYMBOLS)):
                     if s not in present:
                         if lo > 0:
-                            places.append(Action(PLACE, n, lo - 1, symbol=s))
+                            places.append(make(PLACE, n, lo - 1, 0, s))
                         if hi < SLOTS - 1:
-                            places.append(Action(PLACE, n, hi + 1, symbol=s))
+                            places.append(make(PLACE, n, hi + 1, 0, s))
             for i in occupied:
                 if line[i] > 0:
-                    hides.append(Action(HIDE, n, i))
+                    hides.append(make(HIDE, n, i, 0, 0))
                 else:
-                    challenges.append(Action(CHALLENGE, n, i))
+                    challenges.append(make(CHALLENGE, n, i, 0, 0))
                     any_down = True
             for x, i in enumerate(occupied):
                 for j in occupied[x + 1:]:
-                    swaps.append(Action(SWAP, n, i, j))
-        actions = places + hides + swaps + self._peeks(state, ()) + challenges
+                    swaps.append(make(SWAP, n, i, j, 0))
+        actions = places + hides + swaps + self._peeks(state, (), make) + challenges
         if any_down:
-            actions.append(Action(BOAST))
+            actions.append(make(BOAST, 0, 0, 0, 0))
         return actions
 
-    def _peeks(self, state: State, skip: tuple[tuple[int, int], ...]) -> list[Action]:
+    def _peeks(self, state: State, skip: tuple[tuple[int, int], ...], make: Callable[..., T]) -> list[T]:
         peeks = []
         for n, line in enumerate(state.lines):
             for i in range(SLOTS):
                 if line[i] < 0 and (n, i) not in skip:
-                    peeks.append(Action(PEEK, n, i))
+                    peeks.append(make(PEEK, n, i, 0, 0))
                     if self.teams:
-                        peeks.append(Action(PEEK, n, i, 1))
+                        peeks.append(make(PEEK, n, i, 1, 0))
         return peeks
 
     def is_legal(self, state: State, action: Action) -> bool:
@@ -330,7 +334,7 @@ class Tellstones(Game[State, Action]):
             peeked = (*state.peeked, (action.line, action.a))
             left = (2 if state.bonus else 0) if state.phase == TURN else state.peeks_left - 1
             st = replace(st, peeked=peeked, peeks_left=left)
-            if left > 0 and self._peeks(st, peeked):
+            if left > 0 and self._peeks(st, peeked, Action):
                 return replace(st, phase=PEEKING)
             return self._end_turn(st)
         if kind == STOP:
@@ -602,6 +606,14 @@ class Tellstones(Game[State, Action]):
         if state.phase == START:
             raise GameError("the choice of the first player is a chance outcome and has no action id")
         ids = self._ids
+
+        def make(*fields: int) -> int:  # a plain tuple finds its Action's id: equal, same hash
+            return ids[fields]  # type: ignore[index]
+
+        if state.phase == TURN:
+            return self._turn_actions(state, make)
+        if state.phase == PEEKING:
+            return [*self._peeks(state, state.peeked, make), ids[Action(STOP)]]
         return [ids[a] for a in self.legal_actions(state)]
 
     def action_from_id(self, state: State, action_id: int) -> Action:

@@ -132,43 +132,49 @@ class TellstonesEncoder(Encoder):
 
     def observe(self, state: Any, player: int) -> Observation:
         """:meth:`encode` of the view, straight from the state. Like the view, it reads a face-down
-        stone only when ``player`` is the one looking at it right now (``game.looker``)."""
+        stone only when ``player`` is the one looking at it right now (``game.looker``). The values
+        are gathered in a dict and written with one numpy call."""
         game: Any = self.game
-        obs = self.zeros()
         lay = self.layout
         n = self.players
-        slots = obs[lay["slots"]].reshape(self.lines * SLOTS, _SLOT)
-        pools = obs[lay["pools"]]
+        values: dict[int, float] = {}  # the slots come first in the layout, _SLOT values each
+        pools = lay["pools"].start
         for line, stones in enumerate(state.lines):
+            present = set()
             for i, value in enumerate(stones):
-                slots[line * SLOTS + i, 0 if value == 0 else 8 if value < 0 else value] = 1
-            pool = pools[line * 7:line * 7 + 7]
-            pool[:] = 1
-            for value in stones:
+                values[(line * SLOTS + i) * _SLOT + (0 if value == 0 else 8 if value < 0 else value)] = 1
                 if value:
-                    pool[abs(value) - 1] = 0
+                    present.add(abs(value) - 1)
+            for symbol in range(7):
+                if symbol not in present:
+                    values[pools + line * 7 + symbol] = 1
         if game.looker(state) == player:
             action = state.last[1]
-            slots[action.line * SLOTS + action.a, 9 - state.lines[action.line][action.a] - 1] = 1
+            values[(action.line * SLOTS + action.a) * _SLOT + 8 - state.lines[action.line][action.a]] = 1
         for line, i in state.peeked:
-            slots[line * SLOTS + i, 16] = 1
+            values[(line * SLOTS + i) * _SLOT + 16] = 1
         if state.target is not None:
-            slots[state.target[0] * SLOTS + state.target[1], 17] = 1
+            values[(state.target[0] * SLOTS + state.target[1]) * _SLOT + 17] = 1
         if state.phase == PROVE:
             line, i = game._next_proof_stone(state)
-            slots[line * SLOTS + i, 18] = 1
+            values[(line * SLOTS + i) * _SLOT + 18] = 1
         my_team = game.team(player)
-        obs[lay["scores"]] = [min(1.0, state.scores[my_team] / TARGET), min(1.0, state.scores[1 - my_team] / TARGET)]
-        obs[lay["phase"].start + state.phase] = 1
-        obs[lay["turn_player"].start + relative(state.turn_player, player, n)] = 1
+        scores = lay["scores"].start
+        values[scores] = min(1.0, state.scores[my_team] / TARGET)
+        values[scores + 1] = min(1.0, state.scores[1 - my_team] / TARGET)
+        values[lay["phase"].start + state.phase] = 1
+        values[lay["turn_player"].start + relative(state.turn_player, player, n)] = 1
         if state.boaster >= 0:
-            obs[lay["boaster"].start + relative(state.boaster, player, n)] = 1
+            values[lay["boaster"].start + relative(state.boaster, player, n)] = 1
         for seat, bonus in enumerate(state.catch_up):
-            obs[lay["catch_up"].start + relative(seat, player, n)] = float(bonus)
-        obs[lay["peeks"]] = [(3 if state.bonus else 1) / 3, state.peeks_left / 3]
+            values[lay["catch_up"].start + relative(seat, player, n)] = float(bonus)
+        values[lay["peeks"].start] = (3 if state.bonus else 1) / 3
+        values[lay["peeks"].start + 1] = state.peeks_left / 3
         limit = game.config["turn_limit"]
         if limit:
-            obs[lay["turns"]] = min(1.0, state.turn / limit)
+            values[lay["turns"].start] = min(1.0, state.turn / limit)
+        obs = self.zeros()
+        obs[list(values)] = list(values.values())
         if state.last is not None:
             who, action = state.last
             self._last(obs, n if who == CHANCE else relative(who, player, n), game.action_text(state, action))
