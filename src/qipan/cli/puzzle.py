@@ -160,9 +160,12 @@ def generate_command(
     games: Annotated[int, typer.Option(min=1, max=1000, help="AI games to play")] = 6,
     seed: Annotated[int, typer.Option(help="seed of the first game (game i uses seed + i)")] = 22001,
     per_rating: Annotated[int, typer.Option(min=1, max=100, help="puzzles to keep per rating")] = 4,
+    per_game: Annotated[int, typer.Option(min=1, max=100, help="most puzzles taken from one game")] = 2,
+    gap: Annotated[int, typer.Option(min=0, max=1000, help="fewest plies between two puzzles of a game")] = 20,
 ) -> None:
     """Find Abalone 'eject in N' puzzles in AI games (easy/medium, medium/hard, hard/easy in turn):
-    positions with exactly one first move that forces a push-off within N moves (N = 1, 2, 3)."""
+    positions with exactly one first move that forces a push-off within N moves (N = 1, 2, 3), at
+    most --per-game from one game and --gap plies apart (so no puzzle continues another)."""
     from qipan.puzzles.eject import generate_puzzles
 
     console = Console()
@@ -170,7 +173,7 @@ def generate_command(
     if out.is_dir() or not out.parent.is_dir() or (out.exists() and not out.is_file()):
         raise _fail(console, GameError(f"cannot write {brief(str(out), 60)}: give a file in an existing folder"))
     pairings = (("easy", "medium"), ("medium", "hard"), ("hard", "easy"))
-    found = generate_puzzles(games, seed, pairings, per_rating,
+    found = generate_puzzles(games, seed, pairings, per_rating, per_game=per_game, gap=gap,
                              log=lambda line: console.print(line, markup=False))
     try:
         out.write_text(json.dumps({"puzzles": [p.to_json() for p in found]}, ensure_ascii=False, indent=1) + "\n",

@@ -148,28 +148,28 @@ def shipped() -> list[Puzzle]:
 
 
 def generate_puzzles(games: int, seed: int, pairings: tuple[tuple[str, str], ...] = (("easy", "medium"),),
-                     per_rating: int = 4, max_nodes: int = 60_000, max_plies: int = 300,
-                     log: Callable[[str], None] | None = None) -> list[Puzzle]:
+                     per_rating: int = 4, max_nodes: int = 60_000, max_plies: int = 300, per_game: int = 2,
+                     gap: int = 20, log: Callable[[str], None] | None = None) -> list[Puzzle]:
     """Puzzles from AI games: game ``i`` pairs the levels ``pairings[i % len(pairings)]`` (black,
     white) with the seed ``seed + i``; every position from the sixth move on is analysed (up to
     ``max_nodes`` positions), and one with a unique forced ejection is kept until there are
-    ``per_rating`` puzzles of each rating."""
-    from qipan.ai import make_agent
+    ``per_rating`` puzzles of each rating.
 
+    A game gives at most ``per_game`` puzzles, at least ``gap`` plies apart: a position a few
+    plies after a kept one is usually its continuation (the same attack two moves on), so the set
+    is spread over games instead."""
     game = Abalone()
     found: list[Puzzle] = []
     seen: set[int] = set()
     for i in range(games):
         levels = pairings[i % len(pairings)]
-        agents = [make_agent(game, level) for level in levels]
-        rng = random.Random(seed + i)
-        state = game.initial_state()
-        for ply in range(max_plies):
-            mover = game.to_move(state)
-            if mover is None:
+        kept: list[int] = []
+        ply = 0
+        for ply, state in game_positions(levels, seed + i, max_plies):
+            if len(kept) >= per_game:
                 break
             key = state.key()
-            if ply >= 6 and key not in seen:
+            if ply >= 6 and key not in seen and (not kept or ply - kept[-1] >= gap):
                 seen.add(key)
                 try:
                     verdict = analyse(state, MAX_N, max_nodes)
@@ -180,9 +180,28 @@ def generate_puzzles(games: int, seed: int, pairings: tuple[tuple[str, str], ...
                     puzzle = Puzzle(f"abalone-{len(found) + 1:03d}", game.state_to_json(state), verdict.n,
                                     game.action_text(state, verdict.moves[0]), source)
                     found.append(puzzle)
+                    kept.append(ply)
                     if log:
                         log(f"{puzzle.id}: eject in {puzzle.n} ({puzzle.rating}), {puzzle.solution}; {source}")
-            if len(found) >= per_rating * len(RATINGS):
-                return found
-            state = game.next_state(state, agents[mover].choose(game, game.view(state, mover), rng))
+                    if len(found) >= per_rating * len(RATINGS):
+                        return found
+        if log:
+            log(f"game {i + 1} (seed {seed + i}) done at ply {ply}: {len(found)} puzzles so far")
     return found
+
+
+def game_positions(levels: tuple[str, str], seed: int, max_plies: int = 300) -> Iterator[tuple[int, AbaloneState]]:
+    """The positions of an AI game (black ``levels[0]``, white ``levels[1]``, random choices from
+    ``seed``) with their ply, from the start until it ends or ``max_plies``; the same every time."""
+    from qipan.ai import make_agent
+
+    game = Abalone()
+    agents = [make_agent(game, level) for level in levels]
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for ply in range(max_plies):
+        mover = game.to_move(state)
+        if mover is None:
+            return
+        yield ply, state
+        state = game.next_state(state, agents[mover].choose(game, game.view(state, mover), rng))
