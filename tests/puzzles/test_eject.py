@@ -108,9 +108,17 @@ def test_every_shipped_puzzle_is_its_source_games_position() -> None:
         black, white, seed, move = match.groups()
         by_game.setdefault((black, white, int(seed)), []).append((int(move) - 1, puzzle))
     assert len(by_game) == 6 and all(len(kept) == 2 for kept in by_game.values())
-    for (black, white, seed), kept in by_game.items():
+    for (black, white, seed), kept in list(by_game.items())[1:]:  # the first: the next test
         plies = dict(kept)
         assert kept[1][0] - kept[0][0] >= 20
         for ply, state in eject.game_positions((black, white), seed, max(plies) + 1):
             if ply in plies:
                 assert game.state_to_json(state) == plies[ply].state, plies[ply].id
+
+
+def test_the_generator_reproduces_the_first_games_puzzles_exactly() -> None:
+    """``qipan puzzle generate --seed 22001`` (docs/puzzles.md): its first game, analysed again,
+    gives the first two shipped puzzles, byte for byte (about 20 s)."""
+    pairings = (("easy", "medium"), ("medium", "hard"), ("hard", "easy"))
+    found = eject.generate_puzzles(1, 22001, pairings, per_rating=4)
+    assert [p.to_json() for p in found] == [p.to_json() for p in shipped()[:2]]
