@@ -229,3 +229,23 @@ def test_a_series_of_three_peeks_is_not_offered_again_at_the_next_turn() -> None
     at = replay(lesson, ["peek 3", "peek 4", "stop"])
     after = at.game.play(at.state, "place sword 2")  # (the opponent's turn; then the learner's again)
     assert at.game.view(after, 0)["turn_player"] == 0 and at.game.view(after, 0)["peek_allowance"] == 1
+
+
+def test_a_card_placed_first_destroys_its_owners_second_which_then_does_nothing() -> None:
+    at = replay(course("shengke").lesson("own-cards"), ["metal1@c2", "wood3@d3"])
+    view = at.game.view(at.state, 0)
+    assert set(view["field"]) == {"c2", "d4"}  # (黃角麟 on d4 stands: 青鱗蛇 never resolved)
+    assert view["players"][0]["discard"][-1]["id"] == "wood3"
+    assert [e["text"] for e in view["events"]] == ["白牙龍 at c2: 行剋 destroys 青鱗蛇 at d3"]
+
+
+def test_what_destroyed_together_says_of_a_miss_is_true_of_every_miss() -> None:
+    """(It said "only one of them is in 白牙龍's out-range", but from most cells neither is.)"""
+    lesson = course("shengke").lesson("destroyed-together")
+    game, state, _ = lesson.start()
+    hit = {}
+    for move in game.legal_texts(state):
+        if judge(lesson, [], move).kind == "wrong":
+            hit[move] = len({"b4", "c4"} - set(game.view(game.play(state, move), 0)["field"]))
+    assert set(hit.values()) == {0, 1}
+    assert "not both" in lesson.steps[0].wrong.en and "不會都" in lesson.steps[0].wrong.zh

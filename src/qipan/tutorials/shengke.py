@@ -29,6 +29,8 @@ RULES = {
                            "行生取回該元素最近進入棄牌堆的那張牌"),
     "generate-in": Text("生行: draw a card", "生行：抽一張牌"),
     "one-per-card": Text("One draw or return per qualifying card", "每張符合條件的牌各抽一張或取回一張"),
+    "own-cards": Text("Ranges hold either player's cards: your card may destroy, or be destroyed by, your own",
+                      "範圍內的牌不分敵我：你的牌可能摧毀自己的牌，也可能被自己的牌摧毀"),
     "resolve-order": Text("The cards placed in a turn resolve in the order placed, each if still on the field",
                           "同一回合召喚的牌依召喚順序結算，仍在場上的才結算"),
     "destroyed-stops": Text("A card destroyed by 剋行 gets no 行生 or 生行", "被剋行摧毀的牌沒有行生與生行"),
@@ -228,8 +230,8 @@ LESSONS = (
                    "pile, and a 行生 of 乙's would take it back first.",
                    "兩張都被摧毀，b4 的先（它在範圍裡排在前面），再來是 c4 的：青角麟在乙的棄牌堆最上面，"
                    "乙的行生會先把它取回。"),
-              Text("From there only one of them is in 白牙龍's out-range (left, right and the three cells in front).",
-                   "從那裡只有一張在白牙龍的出範圍內（左、右與前方三格）。"),
+              Text("From there not both of them are in 白牙龍's out-range (left, right and the three cells in front).",
+                   "從那裡兩張不會都在白牙龍的出範圍內（左、右與前方三格）。"),
               goal=_both_destroyed, example="metal1@c3"),),
         options=FIRST_JIA,
     ),
@@ -354,6 +356,36 @@ LESSONS = (
                    "赤眼狼先結算，摧毀了金牌；接著青尾狐摧毀兩張土牌，入範圍內已沒有剋它的牌，所以留在場上。"),
               Text("Place 青尾狐 on c3, between the two earth cards.", "把青尾狐放在 c3，兩張土牌之間。"),
               accept=("wood4@c3",))),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "own-cards", Text("Your own cards are in range too", "自己的牌也在範圍內"),
+        Text("A range holds every card on its cells, yours included: your 行剋 can destroy your own card, and your "
+             "own card can destroy yours by 剋行. 白牙龍 (metal1, out 7: left, front-left, front, front-right, right) "
+             "overcomes wood. 青鱗蛇 (wood3, out 4: front, back, left, right) would destroy 乙's earth card 黃角麟 on "
+             "d4 from d3: wood overcomes earth.",
+             "範圍內的每一張牌都算，包括你自己的：你的行剋可以摧毀自己的牌，你自己的牌也可以用剋行摧毀你的牌。"
+             "白牙龍（metal1，出 7：左、左前、前、右前、右）剋木。青鱗蛇（wood3，出 4：前、後、左、右）"
+             "放在 d3 可以摧毀乙在 d4 的土牌黃角麟：木剋土。"),
+        ("own-cards", "resolve-order"), "shengke",
+        table(("metal1", "wood3"), {"d4": (1, "earth3")}, (4, 1), discard=WATER),
+        (Step(Text("Place 白牙龍 first, on c2.", "先召喚白牙龍，放在 c2。"),
+              Text("白牙龍 is placed first, so it will resolve first.", "白牙龍先召喚，所以會先結算。"),
+              Text("Place 白牙龍 on c2 first.", "先把白牙龍放在 c2。"),
+              accept=("metal1@c2",),
+              why={"wood3@d3": Text("Placed first, 青鱗蛇 would resolve first and destroy 黃角麟. This lesson shows "
+                                    "the other order: place 白牙龍 on c2 first.",
+                                    "先召喚的話，青鱗蛇會先結算並摧毀黃角麟。"
+                                    "本課要看另一個順序：先把白牙龍放在 c2。")}),
+         Step(Text("Now 青鱗蛇 on d3, diagonally in front of 白牙龍, with 黃角麟 in front of it.",
+                   "現在把青鱗蛇放在 d3，白牙龍的斜前方，黃角麟就在它正前方。"),
+              Text("白牙龍 resolved first: d3 is front-right of c2, in its out-range, so its 行剋 destroyed your own "
+                   "青鱗蛇 (metal overcomes wood). 青鱗蛇 was no longer on the field when its turn came, so it did "
+                   "nothing: 黃角麟 still stands.",
+                   "白牙龍先結算：d3 是 c2 的右前方，在它的出範圍內，所以它的行剋摧毀了你自己的青鱗蛇（金剋木）。"
+                   "輪到青鱗蛇結算時它已不在場上，所以什麼也沒發生：黃角麟還在。"),
+              Text("Place 青鱗蛇 on d3.", "把青鱗蛇放在 d3。"),
+              accept=("wood3@d3",))),
         options=FIRST_JIA,
     ),
     Lesson(
