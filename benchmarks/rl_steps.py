@@ -1,7 +1,7 @@
 """Environment steps per second of qipan's PettingZoo environments, before and after the direct
 observation and mask paths (issue 23), beside PettingZoo's own chess_v6 and connect_four_v3.
 
-    nice -n 10 python benchmarks/rl_steps.py --steps 3000
+    nice -n 10 python benchmarks/rl_steps.py
     python benchmarks/rl_steps.py --game abalone --variant belgian-daisy --no-pettingzoo
 
 A step is one ``env.step`` with a random legal action plus the ``env.last()`` observation
@@ -9,12 +9,11 @@ A step is one ``env.step`` with a random legal action plus the ``env.last()`` ob
 the next seed. "before" runs the same environment on the frozen pre-change encoders and mask
 (tests/rl/reference: the encoded ``game.view`` and one ``action_id`` call per legal move);
 "after" is the environment as shipped. Both paths give byte-identical arrays
-(tests/rl/test_fast_paths.py). The obs+mask columns time building the observation and mask of
-the player to move alone, on the same positions, in microseconds. Runs alternate between the two
-paths and each figure is the best of ``--rounds``, so that load from other processes hits both
-alike.
+(tests/rl/test_fast_paths.py), so they play the very same steps. The obs+mask columns time
+building the observation and mask of the player to move alone, on the same positions, in
+microseconds. The machine may be shared: the same steps (and positions) are replayed
+``--rounds`` times, the paths in turn, and each step counts at its fastest.
 """
-
 from __future__ import annotations
 
 import argparse
@@ -22,8 +21,6 @@ import importlib
 import random
 import sys
 import time
-from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the frozen reference encoders live with the tests
 
+from qipan.rl.encoders import Encoder  # noqa: E402
 from tests.rl.reference import ReferencePath  # noqa: E402
 
 import qipan.rl  # noqa: E402
@@ -39,22 +37,36 @@ from qipan.core.registry import game_class  # noqa: E402
 from qipan.rl.env import QipanEnv  # noqa: E402
 
 
-def steps_per_second(env: Any, steps: int, seed: int) -> float:
-    """Random legal steps per second of an AEC environment (reset with the next seed at the end)."""
+def step_times(env: Any, steps: int, seed: int) -> list[float]:
+    """Seconds of each of ``steps`` random legal steps of an AEC environment (``env.last()`` and
+    ``env.step``; a reset at the end of a game counts towards the next step). The same seed
+    replays the same steps."""
     rng = np.random.default_rng(seed)
     episode = seed
     env.reset(seed=episode)
-    done = 0
+    times: list[float] = []
     start = time.perf_counter()
-    while done < steps:
+    while len(times) < steps:
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             episode += 1
             env.reset(seed=episode)
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        done += 1
-    return steps / (time.perf_counter() - start)
+        now = time.perf_counter()
+        times.append(now - start)
+        start = now
+    return times
+
+
+def steps_per_second(envs: list[Any], steps: int, seed: int, rounds: int) -> list[float]:
+    """Per environment, steps per second over the same random steps replayed ``rounds`` times in
+    turn, each step counted at its fastest (robust against load from other processes)."""
+    best = [[float("inf")] * steps for _ in envs]
+    for _ in range(rounds):
+        for env, fastest in zip(envs, best, strict=True):
+            fastest[:] = map(min, fastest, step_times(env, steps, seed))
+    return [steps / sum(fastest) for fastest in best]
 
 
 def positions(env: QipanEnv, count: int, seed: int) -> list[Any]:
@@ -71,22 +83,21 @@ def positions(env: QipanEnv, count: int, seed: int) -> list[Any]:
     return seen
 
 
-def obs_and_mask_us(env: QipanEnv, states: list[Any]) -> float:
-    """Microseconds to build the mover's observation and action mask, per position."""
-    encoder, game = env.encoder, env.game
+def obs_and_mask_us(encoders: list[Encoder], states: list[Any], rounds: int) -> list[float]:
+    """Per encoder, microseconds to build the mover's observation and action mask per position:
+    every position timed ``rounds`` times, the encoders in turn, its fastest time counted."""
+    game = encoders[0].game
     movers = [int(game.to_move(s)) for s in states]  # type: ignore[arg-type] # decision positions
-    start = time.perf_counter()
-    for state, player in zip(states, movers, strict=True):
-        encoder.observe(state, player)
-        encoder.legal_mask(state)
-    return (time.perf_counter() - start) / len(states) * 1e6
-
-
-def best(rounds: int, measures: list[Callable[[], float]], highest: bool) -> list[float]:
-    """Each measure's best value over ``rounds`` alternating runs."""
-    runs = [[m() for m in measures] for _ in range(rounds)]
-    pick = max if highest else min
-    return [pick(r[i] for r in runs) for i in range(len(measures))]
+    best = [[float("inf")] * len(states) for _ in encoders]
+    clock = time.perf_counter
+    for _ in range(rounds):
+        for i, (state, player) in enumerate(zip(states, movers, strict=True)):
+            for encoder, fastest in zip(encoders, best, strict=True):
+                start = clock()
+                encoder.observe(state, player)
+                encoder.legal_mask(state)
+                fastest[i] = min(fastest[i], clock() - start)
+    return [sum(fastest) / len(states) * 1e6 for fastest in best]
 
 
 def compare(name: str, variant: str, args: argparse.Namespace) -> str:
@@ -94,12 +105,9 @@ def compare(name: str, variant: str, args: argparse.Namespace) -> str:
     before = qipan.rl.env(name, variant, max_steps=args.max_steps)
     before.encoder = ReferencePath(before.game)
     after = qipan.rl.env(name, variant, max_steps=args.max_steps)
+    rate_before, rate_after = steps_per_second([before, after], args.steps, args.seed, args.rounds)
     states = positions(after, args.positions, args.seed)
-    rate_before, rate_after = best(args.rounds, [
-        lambda: steps_per_second(before, args.steps, args.seed),
-        lambda: steps_per_second(after, args.steps, args.seed)], highest=True)
-    us_before, us_after = best(args.rounds, [
-        lambda: obs_and_mask_us(before, states), lambda: obs_and_mask_us(after, states)], highest=False)
+    us_before, us_after = obs_and_mask_us([before.encoder, after.encoder], states, args.rounds)
     return (f"{name:<18} {variant:<14} {rate_before:>14.0f} {rate_after:>7.0f} {rate_after / rate_before:>5.2f}×   "
             f"{us_before:>18.1f} {us_after:>6.1f} {us_before / us_after:>5.2f}×")
 
@@ -110,7 +118,7 @@ def main() -> None:
     parser.add_argument("--variant", default=None, help="variant of --game (default: each game's every variant)")
     parser.add_argument("--steps", type=int, default=2000, help="steps per game, variant and path")
     parser.add_argument("--positions", type=int, default=300, help="positions for the obs+mask timing")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating runs per path (best one counts)")
+    parser.add_argument("--rounds", type=int, default=5, help="replays per path (each step's fastest counts)")
     parser.add_argument("--max-steps", type=int, default=1000, help="truncate an episode after this many decisions")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-pettingzoo", action="store_true", help="skip chess_v6 and connect_four_v3")
@@ -127,11 +135,10 @@ def main() -> None:
             label = f"pettingzoo {name}"
             try:
                 module = importlib.import_module(f"pettingzoo.classic.{name}")
-            except ModuleNotFoundError as exc:  # chess_v6 needs python-chess
+            except ModuleNotFoundError as exc:  # chess_v6 needs python-chess, both pygame
                 print(f"{label:<33} needs {exc.name}: pip install 'pettingzoo[classic]'")
                 continue
-            env = module.env()
-            rate = best(args.rounds, [partial(steps_per_second, env, args.steps, args.seed)], highest=True)[0]
+            rate = steps_per_second([module.env()], args.steps, args.seed, args.rounds)[0]
             print(f"{label:<33} {rate:>14.0f}", flush=True)
 
 

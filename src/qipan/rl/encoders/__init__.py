@@ -64,8 +64,9 @@ class Encoder(ABC):
         """1 at every legal action id of the player deciding at ``state``, else 0.
 
         Encoders override this to read the ids straight from the game's move generator."""
+        ids = self.game.legal_action_ids(state)
         mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        mask[self.game.legal_action_ids(state)] = 1
+        mask[np.fromiter(ids, np.intp, len(ids))] = 1
         return mask
 
     def zeros(self) -> Observation:
@@ -89,6 +90,8 @@ class Layout:
             self.slices[name] = slice(start, start + size)
             start += size
         self.size = start
+        self.starts: dict[str, int] = {name: part.start for name, part in self.slices.items()}
+        """Where each part starts (the direct observation paths index with these)."""
 
     def __getitem__(self, name: str) -> slice:
         return self.slices[name]
@@ -101,6 +104,15 @@ class Layout:
             span = str(part.start) if size == 1 else f"{part.start}–{part.stop - 1}"
             out.append((span, name, meaning))
         return out
+
+
+def scatter(obs: Observation, values: dict[int, float]) -> Observation:
+    """Write ``values`` (flat index -> value) into ``obs`` with one numpy call and return it: the
+    direct observation paths gather their values in a dict, since a numpy write per element costs
+    more than all the rest of the encoding."""
+    count = len(values)
+    obs.reshape(-1)[np.fromiter(values, np.intp, count)] = np.fromiter(values.values(), np.float32, count)
+    return obs
 
 
 def relative(player: int, viewer: int, players: int) -> int:
@@ -134,4 +146,4 @@ def make_encoder(game: Game[Any, Any]) -> Encoder:
     return cls(game)
 
 
-__all__ = ["ActionMask", "Encoder", "Layout", "Observation", "encoded_games", "make_encoder", "relative"]
+__all__ = ["ActionMask", "Encoder", "Layout", "Observation", "encoded_games", "make_encoder", "relative", "scatter"]

@@ -19,7 +19,7 @@ from typing import Any
 
 from qipan.games.kelighine.board import INDIRECT, NAMES, J
 from qipan.games.kelighine.state import RESERVE, Piece
-from qipan.rl.encoders import Encoder, Layout, Observation, relative
+from qipan.rl.encoders import Encoder, Layout, Observation, relative, scatter
 
 PHASES = ("roll", "ones", "act", "push", "over")
 CAUSES = ("direct", "indirect", "persistence")
@@ -110,7 +110,7 @@ class KelighineEncoder(Encoder):
         are gathered in a dict and written with one numpy call: per-element numpy writes cost more
         than the whole rest."""
         game: Any = self.game
-        lay = self.layout
+        starts = self.layout.starts
         n = self.players
         each = self.pieces_each
         per = self.per_cell  # the cells come first in the layout
@@ -132,31 +132,29 @@ class KelighineEncoder(Encoder):
             for cell in INDIRECT[state.last]:
                 values[cell * per + shared] = 1
             values[state.last * per + shared + 1] = 1
-        values[lay["phase"].start + state.phase] = 1
-        values[lay["turn"].start + relative(state.turn, player, n)] = 1
+        values[starts["phase"] + state.phase] = 1
+        values[starts["turn"] + relative(state.turn, player, n)] = 1
         for face in state.rolled:
-            at = lay["rolled"].start + face - 1
+            at = starts["rolled"] + face - 1
             values[at] = values.get(at, 0.0) + 0.5
         for face in state.dice:
-            at = lay["dice"].start + face - 1
+            at = starts["dice"] + face - 1
             values[at] = values.get(at, 0.0) + 0.25
-        values[lay["one_die"].start] = float(state.one_die)
+        values[starts["one_die"]] = float(state.one_die)
         for seat, pieces in enumerate(state.pieces):
-            values[lay["reserve"].start + relative(seat, player, n)] = sum(p.cell == RESERVE for p in pieces) / each
-            values[lay["finished"].start + relative(seat, player, n)] = sum(p.cell == J for p in pieces) / each
+            values[starts["reserve"] + relative(seat, player, n)] = sum(p.cell == RESERVE for p in pieces) / each
+            values[starts["finished"] + relative(seat, player, n)] = sum(p.cell == J for p in pieces) / each
         push = state.pending
         if push is not None:
             values[push.origin * per + shared + 2] = 1
             for option in push.options:
                 values[_INDEX[NAMES[option]] * per + shared + 3] = 1  # as the view names it
-            values[lay["push_owner"].start + relative(push.owner, player, n)] = 1
-            values[lay["push_cause"].start + push.cause] = 1
+            values[starts["push_owner"] + relative(push.owner, player, n)] = 1
+            values[starts["push_cause"] + push.cause] = 1
             piece = push.piece._replace(cell=push.origin, entry=-1)
-            values[lay["push_piece"].start] = _piece_tier(piece)
-            values[lay["push_piece"].start + 1] = _lap(game.lap_progress(push.owner, piece))
-        obs = self._template().copy()
-        obs[list(values)] = list(values.values())
-        return obs
+            values[starts["push_piece"]] = _piece_tier(piece)
+            values[starts["push_piece"] + 1] = _lap(game.lap_progress(push.owner, piece))
+        return scatter(self._template().copy(), values)
 
     @functools.cache  # noqa: B019 - one small array for the encoder's lifetime
     def _template(self) -> Observation:

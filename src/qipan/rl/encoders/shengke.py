@@ -23,7 +23,7 @@ import numpy as np
 
 from qipan.games.shengke import elements as game_elements
 from qipan.games.shengke.state import EMPTY, OVER
-from qipan.rl.encoders import Encoder, Layout, Observation
+from qipan.rl.encoders import Encoder, Layout, Observation, scatter
 
 ELEMENTS = ("wood", "fire", "earth", "metal", "water")
 PHASES = ("coin", "shuffle", "roll", "pick", "place", "over")
@@ -128,7 +128,7 @@ class ShengKeEncoder(Encoder):
         the opponent's hand size per element and the known bottoms of the decks. The values are
         gathered in a dict and written with one numpy call."""
         game: Any = self.game
-        lay = self.layout
+        starts = self.layout.starts
         me, opp = player, 1 - player
         index = self._indices()
         elements = game.card_elements  # by card key: owner * DECK + index in the deck
@@ -146,33 +146,33 @@ class ShengKeEncoder(Encoder):
             values[cell * _CELL_FEATURES + 9] = 1
         for part, side, cards in (("hand", me, state.hands[me]), ("hand_shown", me, state.shown[me]),
                                   ("opp_hand_shown", opp, state.shown[opp])):
-            start = lay[part].start
+            start = starts[part]
             for i in cards:
                 values[start + index[side][i]] = 1
         counts = [0] * 5
         for i in state.hands[opp]:
             counts[_ELEMENT[elements[opp * DECK + i]]] += 1
         for e in range(5):
-            values[lay["opp_hand_counts"].start + e] = min(1.0, counts[e] / 5)
+            values[starts["opp_hand_counts"] + e] = min(1.0, counts[e] / 5)
         for k, side in enumerate((me, opp)):
-            sizes = lay["deck_sizes"].start + 5 * k
-            bottoms = lay["deck_bottoms"].start + DECK * k
+            sizes = starts["deck_sizes"] + 5 * k
+            bottoms = starts["deck_bottoms"] + DECK * k
             for game_element, pile in enumerate(state.decks[side]):
                 values[sizes + _ELEMENT[game_element]] = min(1.0, len(pile) / 5)
                 for i in pile[len(pile) - state.known[side][game_element]:]:
                     values[bottoms + index[side][i]] = 1
-            discards = lay["discards"].start + DECK * k
+            discards = starts["discards"] + DECK * k
             for i in state.discards[side]:
                 values[discards + index[side][i]] = 1
         on_field = game.on_field(state)
         scores = game.scores(state)
-        counts_at = lay["counts"].start
+        counts_at = starts["counts"]
         values[counts_at] = on_field[me] / CELLS
         values[counts_at + 1] = on_field[opp] / CELLS
         values[counts_at + 2] = min(1.0, scores[me] / 50)
         values[counts_at + 3] = min(1.0, scores[opp] / 50)
-        values[lay["phase"].start + state.phase] = 1
-        seats = lay["seats"].start
+        values[starts["phase"] + state.phase] = 1
+        seats = starts["seats"]
         if state.first != EMPTY:
             values[seats] = 1
             values[seats + 1] = float(state.first == me)
@@ -182,11 +182,10 @@ class ShengKeEncoder(Encoder):
                             ("picks", [_ELEMENT[e] for e in state.picks]),
                             ("todo", [_ELEMENT[e] for e in state.todo])):
             for item in items:
-                at = lay[part].start + item
-                values[at] = values.get(at, 0.0) + 0.5
-        values[lay["bonus"].start] = game.config["first_bonus"] / 25
-        obs = self.zeros()
-        obs[list(values)] = list(values.values())
+                key = starts[part] + item
+                values[key] = values.get(key, 0.0) + 0.5
+        values[starts["bonus"]] = game.config["first_bonus"] / 25
+        obs = scatter(self.zeros(), values)
         np.clip(obs, 0.0, 1.0, out=obs)
         return obs
 

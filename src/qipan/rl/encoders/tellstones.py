@@ -26,13 +26,19 @@ from typing import Any
 
 from qipan.core.game import CHANCE
 from qipan.games.tellstones.game import PROVE, TARGET
-from qipan.games.tellstones.stones import KIND_WORDS, SLOTS, SYMBOLS
-from qipan.rl.encoders import Encoder, Layout, Observation, relative
+from qipan.games.tellstones.stones import CHALLENGE, HIDE, KIND_WORDS, NAME, PEEK, PLACE, SLOTS, SWAP, SYMBOLS
+from qipan.rl.encoders import Encoder, Layout, Observation, relative, scatter
 
 PHASES = ("start", "turn", "peeking", "answer-challenge", "answer-boast", "answer-counter", "prove", "over")
 # Per slot: empty, face up (7 symbols), face down, revealed to this player (7), peeked this turn,
 # challenged, to be named next in a proof.
 _SLOT = 1 + 7 + 1 + 7 + 3
+_COLUMN = {0: 0, **{s + 1: s + 1 for s in range(7)}, **{-s - 1: 8 for s in range(7)}}
+"""The slot column of each stone value of a line: empty, the face-up symbol, face down."""
+_POOL_SYMBOLS = range(7)
+_NAMED = {PLACE: (True, False, True), HIDE: (True, False, False), SWAP: (True, True, False),
+          PEEK: (True, False, False), CHALLENGE: (True, False, False), NAME: (False, False, True)}
+"""Per action kind, whether its notation names slot ``a``, slot ``b`` and a symbol."""
 
 
 class TellstonesEncoder(Encoder):
@@ -117,37 +123,39 @@ class TellstonesEncoder(Encoder):
             self._last(obs, n if last["player"] == "chance" else relative(last["player"], me, n), last["action"])
         return obs
 
-    def _last(self, obs: Observation, actor: int, text: str) -> None:
+    def _last(self, out: Observation, actor: int, text: str) -> None:
         """Encode the last action: its actor (seat from the viewer, or n for chance) and its notation."""
         lay = self.layout
-        obs[lay["last_actor"].start + actor] = 1
+        out[lay["last_actor"].start + actor] = 1
         words = text.split()
-        obs[lay["last_kind"].start + KIND_WORDS.index(words[0])] = 1
+        out[lay["last_kind"].start + KIND_WORDS.index(words[0])] = 1
         if words[0] != "first":
             for word in words[1:]:
                 if word in SYMBOLS:
-                    obs[lay["last_symbol"].start + SYMBOLS.index(word)] = 1
+                    out[lay["last_symbol"].start + SYMBOLS.index(word)] = 1
                 elif word[-1].isdigit():
-                    obs[lay["last_slots"].start + self._slot(word)] = 1
+                    out[lay["last_slots"].start + self._slot(word)] = 1
 
     def observe(self, state: Any, player: int) -> Observation:
         """:meth:`encode` of the view, straight from the state. Like the view, it reads a face-down
         stone only when ``player`` is the one looking at it right now (``game.looker``). The values
         are gathered in a dict and written with one numpy call."""
         game: Any = self.game
-        lay = self.layout
+        starts = self.layout.starts
         n = self.players
         values: dict[int, float] = {}  # the slots come first in the layout, _SLOT values each
-        pools = lay["pools"].start
+        pools = starts["pools"]
         for line, stones in enumerate(state.lines):
-            present = set()
-            for i, value in enumerate(stones):
-                values[(line * SLOTS + i) * _SLOT + (0 if value == 0 else 8 if value < 0 else value)] = 1
+            row = line * SLOTS * _SLOT
+            for value in stones:
+                values[row + _COLUMN[value]] = 1
+                row += _SLOT
+            pool = pools + line * 7
+            for symbol in _POOL_SYMBOLS:
+                values[pool + symbol] = 1
+            for value in stones:
                 if value:
-                    present.add(abs(value) - 1)
-            for symbol in range(7):
-                if symbol not in present:
-                    values[pools + line * 7 + symbol] = 1
+                    values.pop(pool + abs(value) - 1, None)
         if game.looker(state) == player:
             action = state.last[1]
             values[(action.line * SLOTS + action.a) * _SLOT + 8 - state.lines[action.line][action.a]] = 1
@@ -159,23 +167,30 @@ class TellstonesEncoder(Encoder):
             line, i = game._next_proof_stone(state)
             values[(line * SLOTS + i) * _SLOT + 18] = 1
         my_team = game.team(player)
-        scores = lay["scores"].start
+        scores = starts["scores"]
         values[scores] = min(1.0, state.scores[my_team] / TARGET)
         values[scores + 1] = min(1.0, state.scores[1 - my_team] / TARGET)
-        values[lay["phase"].start + state.phase] = 1
-        values[lay["turn_player"].start + relative(state.turn_player, player, n)] = 1
+        values[starts["phase"] + state.phase] = 1
+        values[starts["turn_player"] + relative(state.turn_player, player, n)] = 1
         if state.boaster >= 0:
-            values[lay["boaster"].start + relative(state.boaster, player, n)] = 1
+            values[starts["boaster"] + relative(state.boaster, player, n)] = 1
         for seat, bonus in enumerate(state.catch_up):
-            values[lay["catch_up"].start + relative(seat, player, n)] = float(bonus)
-        values[lay["peeks"].start] = (3 if state.bonus else 1) / 3
-        values[lay["peeks"].start + 1] = state.peeks_left / 3
+            values[starts["catch_up"] + relative(seat, player, n)] = float(bonus)
+        values[starts["peeks"]] = (3 if state.bonus else 1) / 3
+        values[starts["peeks"] + 1] = state.peeks_left / 3
         limit = game.config["turn_limit"]
         if limit:
-            values[lay["turns"].start] = min(1.0, state.turn / limit)
-        obs = self.zeros()
-        obs[list(values)] = list(values.values())
+            values[starts["turns"]] = min(1.0, state.turn / limit)
         if state.last is not None:
             who, action = state.last
-            self._last(obs, n if who == CHANCE else relative(who, player, n), game.action_text(state, action))
-        return obs
+            values[starts["last_actor"] + (n if who == CHANCE else relative(who, player, n))] = 1
+            values[starts["last_kind"] + action.kind] = 1
+            # What the action's notation names (as _last reads it): slots and a symbol.
+            slot_a, slot_b, symbol = _NAMED.get(action.kind, (False, False, False))
+            if slot_a:
+                values[starts["last_slots"] + action.line * SLOTS + action.a] = 1
+            if slot_b:
+                values[starts["last_slots"] + action.line * SLOTS + action.b] = 1
+            if symbol:
+                values[starts["last_symbol"] + action.symbol] = 1
+        return scatter(self.zeros(), values)
