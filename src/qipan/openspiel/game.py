@@ -23,6 +23,9 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 from qipan.core.errors import GameError
 from qipan.core.game import CHANCE, Game
 from qipan.core.registry import game_class
+from qipan.games.tellstones.game import Tellstones
+from qipan.games.tellstones.memory import Memory, MemoryParams
+from qipan.games.tellstones.stones import SYMBOLS
 from qipan.openspiel.chance import ChanceEvents, Pending, max_outcomes
 from qipan.openspiel.observer import NO_RECALL, ViewObserver, remember, view_string
 from qipan.openspiel.params import canonical, read_parameters, specification
@@ -187,13 +190,36 @@ class QipanState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, sampler: Any) -> QipanState:
         """A state ``player`` cannot tell from this one, drawn by ``game.sample_state`` from
         their view (``sampler()`` gives uniform numbers in [0, 1), as OpenSpiel's samplers do).
+        In Tellstones, whose views do not carry the past, the player's information state has
+        perfect recall: the stones they remember (all of them) are kept, not drawn.
         Every recall is kept: the player's is theirs, and the others' are only names for their
         pasts, which the sample does not redraw."""
         game = self.bridge.qipan
         rng = random.Random(int(sampler() * 2**53))
+        view = game.view(self.qipan_state, player)
         clone: QipanState = self.clone()
-        clone.qipan_state = game.sample_state(game.view(self.qipan_state, player), rng)
+        if isinstance(game, Tellstones):
+            clone.qipan_state = game.sample_state_with(view, rng, self._remembered_stones(game, player))
+        else:
+            clone.qipan_state = game.sample_state(view, rng)
         return clone
+
+    def _remembered_stones(self, game: Tellstones, player: int) -> dict[str, str]:
+        """Slot label -> stone of every face-down Tellstones stone that ``player`` knows from
+        their views of this game so far (a perfect memory of them, replayed from the history)."""
+        chance = self.bridge.chance
+        memory = Memory(MemoryParams.perfect())
+        state: Any = game.initial_state()
+        pending: Pending = ()
+        for item in self.full_history():
+            memory.observe(game, game.view(state, player))
+            if item.player == pyspiel.PlayerId.CHANCE:
+                state, pending = chance.apply(state, pending, item.action)
+            else:
+                state = game.next_state(state, game.action_from_id(state, item.action))
+        view = game.view(state, player)
+        memory.observe(game, view)
+        return {game.label(*slot): SYMBOLS[symbol] for slot, (symbol, sure) in memory.traces.items() if sure == 1.0}
 
     def __str__(self) -> str:
         """The whole state (hidden parts included: for debugging), as JSON."""
