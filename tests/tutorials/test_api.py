@@ -90,6 +90,7 @@ def test_the_answer_holds_only_the_learners_view(client: TestClient) -> None:
      "\"move\" must be a move in the game's notation: a string of 1..500 characters"),
     ("abalone/sumito", {"moves": ["x" * 65]}, 400, "moves.0: String should have at most 64 characters"),
     ("abalone/sumito", {"moves": ["e3e4"] * 9}, 400, None),
+    ("abalone/sumito", {"moves": ["e3e4"] * 2}, 400, "lesson sumito has 1 step, not 2"),
     ("abalone/sumito", {"state": {"black": []}}, 400, None),
 ])
 def test_bad_requests_are_refused_in_one_line(client: TestClient, path: str, body: object, code: int,

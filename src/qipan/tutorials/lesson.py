@@ -146,7 +146,8 @@ def replay(lesson: Lesson, moves: Sequence[str]) -> Progress:
     (GameError naming the first that is not)."""
     game, state, seat = lesson.start()
     if len(moves) > len(lesson.steps):
-        raise GameError(f"lesson {lesson.id} has {len(lesson.steps)} steps, not {len(moves)}")
+        steps = len(lesson.steps)
+        raise GameError(f"lesson {lesson.id} has {steps} step{'' if steps == 1 else 's'}, not {len(moves)}")
     last = None
     for i, text in enumerate(moves):
         verdict = _judge(game, lesson.steps[i], state, text)
