@@ -210,6 +210,63 @@ def test_unknown_fields_and_float_numbers_are_not_dropped_on_import(open_page: O
     expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
 
 
+TOML_CARDS = {  # a card's lines as tomllib reads them (None: refused), each once read otherwise here
+    r'name = "a\/b"': None, r'name = "\ud800"': None, r'name = "\U0000DFFF"': None, 'name = "a\x7f"': None,
+    "name = 'a\x01'": None, 'name = "tab\there"': [{"name": "tab\there"}], '"in" = 3': [{"in": 3}],
+    "'out' = 2.0": [{"out": 2.0}], 'in = 1\n"in" = 2': None, '"__proto__" = 1': [{"__proto__": 1}],
+    r'name = "\b\t\n\f\r\"\\\u00e9\U0001F600"': [{"name": '\b\t\n\f\r"\\é😀'}],
+    "\u00a0in = 3": None,
+}
+
+
+def test_toml_files_are_read_as_tomllib_reads_them(open_page: OpenPage, server: Any) -> None:
+    """What tomllib refuses (\\/, a surrogate's escape, DEL, a control character, a key given
+    twice, quoted or not) is refused; what it reads (a tab, quoted keys) is read the same."""
+    page = open_page(server.base + WORKSHOP)
+    for lines, cards in TOML_CARDS.items():
+        text = f'name = "d"\n[[cards]]\n{lines}\n'
+        try:
+            assert tomllib.loads(text)["cards"] == cards, lines
+        except tomllib.TOMLDecodeError:
+            assert cards is None, lines
+        read = page.evaluate("""async (text) => { const m = await import('/static/js/deckfile.js');
+          const read = m.readDeck(text, true); return read.deck ? m.pyRepr(read.deck.cards) : null; }""", text)
+        assert read == (None if cards is None else repr(cards)), lines
+    # written back as TOML tomllib reads: DEL escaped, an odd key quoted
+    data = {"name": "a\x7f", "cards": [{"in x": "\x7f"}]}
+    written = page.evaluate("""async (data) => (await import('/static/js/deckfile.js')).deckToml(data)""", data)
+    assert tomllib.loads(written) == data
+
+
+def test_a_deep_deck_or_one_named_proto_is_saved_with_the_others(open_page: OpenPage, server: Any,
+                                                                 tmp_path: Path) -> None:
+    """A file nested as deep as Python reads (32 levels) is saved, and the decks saved before it
+    stay (they were all read as none, and the next Save wrote over them); so is a deck named
+    __proto__ (it was set as the saved decks' prototype: never kept)."""
+    page = open_page(server.base + WORKSHOP)
+    saved_deck(page, "kept", "留龍")
+    page.reload()
+    data = json.loads(deck_json(default_deck()))
+    data["name"] = "deep"
+    nested: Any = 1
+    for _ in range(29):  # the deck, its cards, a card: 32 levels
+        nested = [nested]
+    data["cards"][0]["extra"] = nested
+    file = tmp_path / "deep.json"
+    file.write_text(json.dumps(data), encoding="utf-8")
+    assert deck_problems(json.loads(file.read_text("utf-8"))) == ["card 1 (wood1) has unknown field(s) 'extra'"]
+    page.set_input_files("#deck-import", str(file))
+    expect(page.locator("#deck-problems li")).to_have_text(["card 1 (wood1) has unknown field(s) 'extra'"])
+    page.click("#deck-save")
+    page.fill("#deck-name", "__proto__")
+    page.click("#deck-save")
+    page.reload()
+    expect(page.locator("#deck-saved-list option")).to_have_text(["__proto__", "deep", "kept"])
+    expect(page.locator("#deck-name")).to_have_value("__proto__")  # the draft, as deep, read back too
+    expect(page.locator("#card-0-in")).to_have_value("4")
+    assert page.evaluate("({}).extra === undefined && Object.prototype.cards === undefined")
+
+
 def toml_text(data: dict[str, Any]) -> str:
     """A deck as a TOML file (names, cards of text, numbers and true/false)."""
     def value(v: Any) -> str:
@@ -446,6 +503,27 @@ def test_an_invited_player_chooses_their_deck_on_the_invitation_page(open_page: 
     expect(page.locator('.player[data-seat="1"] .tag.you')).to_have_count(1)
     options = server.api("GET", f"/api/games/{created['id']}")["options"]
     assert json.loads(options["deck_1"])["cards"][0]["name"] == "我的龍"
+
+
+def test_a_saved_deck_with_problems_is_not_brought_and_one_named_default_is_itself(open_page: OpenPage,
+                                                                                    server: Any) -> None:
+    created = server.api("POST", "/api/games", {"game": "shengke", "seat": 0})
+    link = server.base + next(s["url"] for s in created["seats"] if s["seat"] == 1)
+    page = open_page(server.base + WORKSHOP)
+    mine = json.loads(saved_deck(page, "default", "非內建龍"))
+    broken = json.loads(deck_json(default_deck()))
+    broken["cards"][0]["in"] = 9
+    page.evaluate("(decks) => localStorage.setItem('qipan.shengke.decks', JSON.stringify(decks))",
+                  {"default": mine, "broken": broken})
+    page.goto(link)
+    expect(page.locator("#bring-deck option")).to_have_text([
+        "the deck set for your seat: the built-in deck", "broken (not a legal deck)", "default"])
+    expect(page.locator("#bring-deck option").nth(1)).to_be_disabled()
+    page.select_option("#bring-deck", index=2)
+    page.click("#bring-take")
+    expect(page.locator('.player[data-seat="1"] .tag.you')).to_have_count(1)
+    options = server.api("GET", f"/api/games/{created['id']}")["options"]
+    assert json.loads(options["deck_1"])["cards"][0]["name"] == "非內建龍"  # not "default": the built-in deck
 
 
 def test_an_invited_player_keeps_the_deck_set_for_their_seat(open_page: OpenPage, server: Any) -> None:

@@ -4,7 +4,9 @@
 import { h } from "./dom.js";
 import { sideName } from "./gamewords.js";
 import { t } from "./i18n.js";
-import { deckJson, MAX_DECK_NAME, savedDecks } from "./deckfile.js";
+import { deckJson, legalSaved, MAX_DECK_NAME, savedDecks } from "./deckfile.js";
+
+const SAVED = "saved:";
 
 /** The name of the deck a game option deck_N holds ("default" or the deck as JSON). */
 export function deckName(option) {
@@ -38,13 +40,18 @@ export function chooseDeck(info, seats, { cancel = true } = {}) {
     const select = h("select", { id: "bring-deck", "aria-describedby": "bring-set" },
       h("option", { value: "", text: t("deck.setOption", { name: setName }) }),
       builtIn ? null : h("option", { value: "default", text: t("deck.builtIn") }),
-      names.map((name) => h("option", { value: name, text: name })));
+      // "saved:": a deck saved as "default" is not the built-in one; one with problems is shown,
+      // not chosen (the server would refuse it)
+      names.map((name) => {
+        const legal = legalSaved(saved[name]);
+        return h("option", { value: SAVED + name, disabled: !legal, text: legal ? name : t("deck.aiIllegal", { name }) });
+      }));
     let result = null;
     const form = h("form", {
       method: "dialog",
       onsubmit: () => {
         const name = select.value;
-        result = name === "" ? {} : { deck: name === "default" ? "default" : deckJson(saved[name]) };
+        result = name === "" ? {} : { deck: name === "default" ? "default" : deckJson(saved[name.slice(SAVED.length)]) };
       },
     },
     h("h2", { id: "bring-title", text: t("deck.bringTitle") }),

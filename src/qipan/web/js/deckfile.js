@@ -231,14 +231,19 @@ export function deckJson(deck) {
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
+/** A TOML basic string: JSON's, with DEL escaped (TOML refuses it raw). */
+function tomlQuoted(text) {
+  return JSON.stringify(text).replace(/\u007f/g, "\\u007f");
+}
+
 /** The deck as a TOML file, as qipan's built-in deck file is written. */
 export function deckToml(deck) {
   const value = (v) => {
     if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
     if (v instanceof FileFloat) return floatRepr(v.value);
-    return JSON.stringify(typeof v === "string" ? v : shown(v));
+    return tomlQuoted(typeof v === "string" ? v : shown(v));
   };
-  const key = (k) => (BARE_KEY.test(k) ? k : JSON.stringify(k));
+  const key = (k) => (BARE_KEY.test(k) ? k : tomlQuoted(k));
   const lines = ["# A Sheng-Ke deck (qipan deck check FILE checks it).", `name = ${value(deck.name)}`];
   for (const card of deckData(deck).cards) {
     lines.push("", "[[cards]]");
@@ -249,19 +254,31 @@ export function deckToml(deck) {
 
 export const SAVED_DECKS = "qipan.shengke.decks";
 
-/** The decks the workshop keeps in this browser (localStorage), by name: {name: deck data}. */
+/** The decks the workshop keeps in this browser (localStorage), by name: {name: deck data}, an
+ * object without a prototype, so that a deck named ``__proto__`` is kept like any other. */
 export function savedDecks() {
+  const decks = Object.create(null);
   try {
-    const saved = parseJson(localStorage.getItem(SAVED_DECKS) || "null");
-    return saved && typeof saved === "object" && !Array.isArray(saved) ? saved : {};
+    const saved = parseJson(localStorage.getItem(SAVED_DECKS) || "null", STORED_DEPTH);
+    if (saved && typeof saved === "object" && !Array.isArray(saved)) Object.assign(decks, saved);
   } catch {
-    return {};
+    // not the workshop's: none kept
   }
+  return decks;
+}
+
+/** Whether a saved deck (as savedDecks holds it) is a legal deck: one the server takes. */
+export function legalSaved(data) {
+  const read = readDeck(writeJson(data), false);
+  return read.deck !== undefined && deckProblems(read.deck).problems.length === 0;
 }
 
 class ReadError extends Error {}
 
 const MAX_DEPTH = 32;  // as qipan.core.jsonsafe
+/** The depth of what keeps a deck in localStorage (the saved decks by name, the draft): two levels
+ * over a deck's own, so that a deck read from a file is always read back (else none is). */
+export const STORED_DEPTH = MAX_DEPTH + 2;
 const MAX_NUMBER = 40;
 const JSON_TOKEN = new RegExp([
   String.raw`[ \t\n\r]*(?:([{}[\]:,])`,
@@ -271,9 +288,9 @@ const JSON_TOKEN = new RegExp([
 ].join("|"), "y");
 
 /** JSON as Python's json (through qipan.core.jsonsafe) reads it: a number with a fraction or an
- * exponent is a FileFloat, an integer past 2**53 a BigInt; at most 32 levels deep, numbers of at
- * most 40 characters, finite. SyntaxError if it is not such JSON. */
-export function parseJson(text) {
+ * exponent is a FileFloat, an integer past 2**53 a BigInt; at most ``maxDepth`` (32) levels deep,
+ * numbers of at most 40 characters, finite. SyntaxError if it is not such JSON. */
+export function parseJson(text, maxDepth = MAX_DEPTH) {
   let at = 0;
   const read = () => {
     JSON_TOKEN.lastIndex = at;
@@ -306,7 +323,7 @@ export function parseJson(text) {
     }
     if (word) return { true: true, false: false, null: null }[word];
     if (punct !== "[" && punct !== "{") throw new SyntaxError(`unexpected ${punct}`);
-    if (depth >= MAX_DEPTH) throw new SyntaxError("too deep");
+    if (depth >= maxDepth) throw new SyntaxError("too deep");
     const close = punct === "[" ? "]" : "}";
     const out = punct === "[" ? [] : {};
     if (peek() === close) {
@@ -333,23 +350,32 @@ export function parseJson(text) {
 
 const TOML_NUMBER = /^([+-]?(?:0|[1-9](?:_?\d)*))(\.\d(?:_?\d)*)?([eE][+-]?\d(?:_?\d)*)?\s*(#.*)?$/;
 
+const TOML_ESCAPES = { b: "\b", t: "\t", n: "\n", f: "\f", r: "\r", '"': '"', "\\": "\\" };
+const TOML_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;  // refused in a string; a tab is fine
+const BASIC = String.raw`"(?:[^"\\]|\\.)*"`;
+const LITERAL = "'[^']*'";
+
+/** The text of a TOML basic (``"..."``, its escapes read) or literal (``'...'``) string, as
+ * tomllib reads it: \/, \e, a surrogate's \uD800 or a control character refused. */
+function tomlString(quoted, line) {
+  const body = quoted.slice(1, -1);
+  if (TOML_CONTROL.test(body)) throw new ReadError(`line ${line}`);
+  if (quoted[0] === "'") return body;
+  return body.replace(/\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))/gs, (_, u4, u8, char) => {
+    if (char !== undefined) {
+      if (!Object.hasOwn(TOML_ESCAPES, char)) throw new ReadError(`line ${line}`);
+      return TOML_ESCAPES[char];
+    }
+    const code = parseInt(u4 ?? u8, 16);
+    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw new ReadError(`line ${line}`);
+    return String.fromCodePoint(code);
+  });
+}
+
 /** A TOML value: a basic or literal string, an integer, a float (a FileFloat) or a boolean. */
 function tomlValue(text, line) {
-  let match = text.match(/^"((?:[^"\\]|\\.)*)"\s*(#.*)?$/);
-  if (match) {
-    const escaped = match[1].replace(/\\U([0-9A-Fa-f]{8})/g, (_, hex) => {
-      const code = parseInt(hex, 16);
-      if (code > 0x10ffff) throw new ReadError(`line ${line}`);
-      return String.fromCodePoint(code);
-    });
-    try {
-      return JSON.parse(`"${escaped}"`);
-    } catch {
-      throw new ReadError(`line ${line}`);
-    }
-  }
-  match = text.match(/^'([^']*)'\s*(#.*)?$/);
-  if (match) return match[1];
+  let match = text.match(new RegExp(`^(${BASIC}|${LITERAL})\\s*(#.*)?$`));
+  if (match) return tomlString(match[1], line);
   match = text.match(TOML_NUMBER);
   if (match) {
     const literal = match.slice(1, 4).join("").replace(/_/g, "");
@@ -362,14 +388,16 @@ function tomlValue(text, line) {
   throw new ReadError(`line ${line}`);
 }
 
-/** The simple TOML of deck files: ``key = value`` lines, ``[[cards]]`` tables, comments; a key
- * given twice in a table is refused, as Python's tomllib refuses it. */
+const KEY_VALUE = new RegExp(`^([A-Za-z0-9_-]+|${BASIC}|${LITERAL})[ \t]*=[ \t]*(.+)$`);
+
+/** The simple TOML of deck files: ``key = value`` lines (a key bare or quoted), ``[[cards]]``
+ * tables, comments; a key given twice in a table is refused, as Python's tomllib refuses it. */
 function readToml(text) {
   const data = {};
   let table = data;
   let cards = null;
   text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
+    const line = raw.replace(/^[ \t]+|[ \t]+$/g, "");  // TOML's whitespace: trim() takes more (U+FEFF)
     if (line === "" || line.startsWith("#")) return;
     if (/^\[\[\s*cards\s*\]\]\s*(#.*)?$/.test(line)) {
       if (cards === null) {
@@ -381,9 +409,11 @@ function readToml(text) {
       cards.push(table);
       return;
     }
-    const match = line.match(/^([A-Za-z0-9_-]+)\s*=\s*(.+)$/);
-    if (!match || Object.hasOwn(table, match[1])) throw new ReadError(`line ${i + 1}`);
-    Object.defineProperty(table, match[1], { value: tomlValue(match[2].trim(), i + 1), enumerable: true, writable: true, configurable: true });
+    const match = line.match(KEY_VALUE);
+    if (!match) throw new ReadError(`line ${i + 1}`);
+    const key = /^["']/.test(match[1]) ? tomlString(match[1], i + 1) : match[1];
+    if (Object.hasOwn(table, key)) throw new ReadError(`line ${i + 1}`);
+    Object.defineProperty(table, key, { value: tomlValue(match[2], i + 1), enumerable: true, writable: true, configurable: true });
   });
   return data;
 }

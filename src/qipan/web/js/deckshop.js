@@ -12,8 +12,9 @@ import WORDS from "../i18n/deckshop.js";
 import { keepSeat, parseFragment } from "./seats.js";
 import { DEFAULT_RANGES, parseRanges, rangeGrid } from "./shengke-ranges.js";
 import {
-  deckData, deckJson, deckProblems, deckToml, ELEMENTS, elementIndex, GLYPHS, hasUnknown, MAX_FILE, parseJson,
-  problemText as deckProblemText, readDeck, SAVED_DECKS, savedDecks, shown, withoutUnknown, writeJson,
+  deckData, deckJson, deckProblems, deckToml, ELEMENTS, elementIndex, GLYPHS, hasUnknown, legalSaved, MAX_FILE,
+  parseJson, problemText as deckProblemText, readDeck, SAVED_DECKS, savedDecks, shown, STORED_DEPTH, withoutUnknown,
+  writeJson,
 } from "./deckfile.js";
 
 const DRAFT = "qipan.shengke.draft";
@@ -57,7 +58,7 @@ function normalised(deck) {
 
 function readJson(key, fallback) {
   try {
-    const value = parseJson(localStorage.getItem(key) || "null");
+    const value = parseJson(localStorage.getItem(key) || "null", STORED_DEPTH);
     return value ?? fallback;
   } catch {
     return fallback;
@@ -271,10 +272,7 @@ function renderSaved() {
 function renderAiDecks(saved, names) {
   const select = document.getElementById("deck-ai-deck");
   if (!select) return;
-  const legal = new Set(names.filter((name) => {
-    const read = readDeck(writeJson(saved[name]), false);
-    return read.deck !== undefined && deckProblems(read.deck).problems.length === 0;
-  }));
+  const legal = new Set(names.filter((name) => legalSaved(saved[name])));
   if (state.aiDeck.startsWith(SAVED) && !legal.has(state.aiDeck.slice(SAVED.length))) state.aiDeck = AI_BUILT_IN;
   clear(select).append(
     h("option", { value: AI_BUILT_IN, text: t("deck.builtIn") }),
