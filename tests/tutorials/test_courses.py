@@ -191,7 +191,7 @@ def test_replay_refuses_moves_that_are_not_the_answers() -> None:
     lesson = course("abalone").lesson("sumito")
     with pytest.raises(GameError, match="not an answer to step 1"):
         replay(lesson, ["a1b2"])
-    with pytest.raises(GameError, match="has 1 steps, not 2"):
+    with pytest.raises(GameError, match="has 1 step, not 2"):
         replay(lesson, ["e3e4", "e3e4"])
 
 
