@@ -249,3 +249,19 @@ def test_what_destroyed_together_says_of_a_miss_is_true_of_every_miss() -> None:
             hit[move] = len({"b4", "c4"} - set(game.view(game.play(state, move), 0)["field"]))
     assert set(hit.values()) == {0, 1}
     assert "not both" in lesson.steps[0].wrong.en and "不會都" in lesson.steps[0].wrong.zh
+
+
+def test_the_points_against_you_in_your_own_turn_are_both_named_and_both_give_three_peeks() -> None:
+    """(The lesson named only a challenge answered right, as if it were the one way.)"""
+    game = load("tellstones")
+    opening = ["hide 4", "place crown 3", "hide 3", "place shield 2"]
+    for moves in ([*opening, "challenge 4", "name scale", "hide 2"],
+                  [*opening, "boast", "counter", "believe", "hide 2"]):
+        state = game.initial_state()
+        for move in moves:
+            state = game.play(state, move)
+        assert game.state_to_json(state)["scores"] == [0, 1] and game.to_move(state) == 0
+        assert game.to_move(game.play(state, "peek 3")) == 0, moves  # (a second peek: the series)
+    intro = course("tellstones").lesson("peek-three").intro
+    assert "challenge right" in intro.en and "counter-boast" in intro.en
+    assert "答對了你的挑戰" in intro.zh and "相信了他的反誇口" in intro.zh

@@ -258,11 +258,12 @@ LESSONS = (
     ),
     Lesson(
         "peek-three", Text("Catching up: three peeks", "追分：偷看三顆"),
-        Text("When the other side has just scored, in their last turn or in your own (answering your challenge "
-             "right), your next turn may peek at up to three different face-down stones, one after another, and "
-             "stop when you like. Each point against you gives you one such turn.",
-             "對方剛得分時（在他上一回合，或在你自己的上一回合答對了你的挑戰），你的下一回合可以接連偷看至多三顆"
-             "不同的背面石頭，隨時可以停止。每失一分，就得到一次這樣的回合。"),
+        Text("When the other side has just scored, in their last turn or in your own (they answered your "
+             "challenge right, or you believed their counter-boast), your next turn may peek at up to three different "
+             "face-down stones, one after another, and stop when you like. Each point against you gives you one such "
+             "turn.",
+             "對方剛得分時（在他上一回合，或在你自己的上一回合：他答對了你的挑戰，或你相信了他的反誇口），"
+             "你的下一回合可以接連偷看至多三顆不同的背面石頭，隨時可以停止。每失一分，就得到一次這樣的回合。"),
         ("peek-three",), "tellstones", table(",,-crown,-scale,-knight,,", scores=(0, 1), catch_up=True),
         (Step(Text("Your opponent just scored. Peek at a face-down stone.", "對手剛得分。偷看一顆背面的石頭。"),
               Text("You may peek again: you still have two peeks.", "你還可以再偷看：還剩兩次。"),
