@@ -14,14 +14,14 @@ DOCS = (Path(__file__).resolve().parents[2] / "docs" / "openspiel.md").read_text
 
 def test_the_examples_run_and_print_what_the_page_says() -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOCS, re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     out = io.StringIO()
     namespace: dict[str, object] = {}
     with contextlib.redirect_stdout(out):
         for block in blocks:
             exec(compile(block, "docs/openspiel.md", "exec"), namespace)
     lines = out.getvalue().splitlines()
-    assert lines[:2] == ["4 110", "place crown 3"]
+    assert lines[:3] == ["4 110", "place crown 3", "True"]  # the third: a saved state read back
     decisions = [line for line in lines if line.startswith("ismcts: ")]
     assert len(decisions) >= 6  # three turns of player 0, at least two placements each
     assert re.fullmatch(r"returns: \[(1\.0, -1\.0|-1\.0, 1\.0|0\.0, 0\.0)\]", lines[-2])

@@ -28,6 +28,7 @@ except ModuleNotFoundError as exc:  # pragma: no cover - depends on the installa
 
 from qipan.core.registry import game_names
 from qipan.openspiel.game import QipanGame, QipanState, game_type, short_name
+from qipan.openspiel.record import dumps, loads
 
 GAMES: dict[str, str] = {short_name(name): name for name in game_names()}
 """OpenSpiel's name of each qipan game -> qipan's id."""
@@ -44,4 +45,4 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["GAMES", "QipanGame", "QipanState", "game_type", "short_name"]
+__all__ = ["GAMES", "QipanGame", "QipanState", "dumps", "game_type", "loads", "short_name"]
