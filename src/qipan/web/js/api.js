@@ -53,7 +53,7 @@ export const api = {
   tutorial: (game, lesson, body) => call("POST", `/api/tutorials/${encodeURIComponent(game)}/${encodeURIComponent(lesson)}`, body),
   // Puzzles (js/puzzles.js): the catalogue, a puzzle after your moves with a try, a hint.
   puzzles: () => call("GET", "/api/puzzles"),
-  puzzle: (id, body) => call("POST", `/api/puzzles/${encodeURIComponent(id)}`, body),
+  puzzle: (id, body) => call("POST", `/api/puzzles/${encodeURIComponent(id)}/play`, body),
   puzzleHint: (id, body) => call("POST", `/api/puzzles/${encodeURIComponent(id)}/hint`, body),
 };
 
