@@ -31,10 +31,8 @@ def test_the_puzzle_of_the_day_is_todays_entry_in_both_languages(client: TestCli
     assert abs((day - datetime.datetime.now(datetime.UTC).date()).days) <= 1
 
 
-def test_today_is_read_only(client: TestClient) -> None:
-    # (a POST names a puzzle to play, and no puzzle is called "today")
-    answer = client.post("/api/puzzles/today", json={})
-    assert answer.status_code == 404 and answer.json()["error"].startswith("there is no puzzle 'today'")
+def test_it_is_read_only(client: TestClient) -> None:
+    assert client.post("/api/puzzles/today", json={}).status_code == 405
 
 
 def test_the_catalogue_says_which_par_is_proved(client: TestClient) -> None:
@@ -48,7 +46,7 @@ def test_the_catalogue_says_which_par_is_proved(client: TestClient) -> None:
 def test_an_eject_in_3_judged_try_by_try(client: TestClient) -> None:
     hard = next(p for p in shipped() if p.n == 3)
     line = solution(find(hard.id))
-    url = f"/api/puzzles/{hard.id}"
+    url = f"/api/puzzles/{hard.id}/play"
     first = client.post(url, json={}).json()
     assert first["moves"] == [] and not first["done"] and first["legal"] and first["verdict"] is None
     at = start(find(hard.id))
@@ -70,7 +68,7 @@ def test_an_eject_in_3_judged_try_by_try(client: TestClient) -> None:
 
 def test_moves_that_do_not_replay_are_refused_naming_the_move(client: TestClient) -> None:
     hard = next(p for p in shipped() if p.n == 3)
-    answer = client.post(f"/api/puzzles/{hard.id}", json={"moves": [hard.solution, "zz"]})
+    answer = client.post(f"/api/puzzles/{hard.id}/play", json={"moves": [hard.solution, "zz"]})
     assert answer.status_code == 400
     assert answer.json()["error"].startswith("move 2: cannot read move 'zz'")
     assert "take the move back" in answer.json()["error"]
@@ -78,9 +76,9 @@ def test_moves_that_do_not_replay_are_refused_naming_the_move(client: TestClient
 
 def test_a_crossing_finished_and_the_long_one_not_called_optimal(client: TestClient) -> None:
     moves = solution(find("crossing"))
-    done = client.post("/api/puzzles/crossing", json={"moves": moves[:-1], "move": moves[-1]}).json()
+    done = client.post("/api/puzzles/crossing/play", json={"moves": moves[:-1], "move": moves[-1]}).json()
     assert done["solved"] and done["in_target"] == 10 and len(done["moves"]) == 27
-    halfway = client.post("/api/puzzles/crossing", json={"moves": moves[:10]}).json()
+    halfway = client.post("/api/puzzles/crossing/play", json={"moves": moves[:10]}).json()
     assert not halfway["done"] and halfway["in_target"] < 10 and halfway["verdict"] is None
     hint = client.post("/api/puzzles/crossing/hint", json={"moves": moves[:3]}).json()
     assert hint == {"status": "unavailable", "move": None, "nodes": 0}
@@ -88,7 +86,7 @@ def test_a_crossing_finished_and_the_long_one_not_called_optimal(client: TestCli
 
 def test_shiqi_pieces_left_and_a_hint_that_keeps_a_finish(client: TestClient) -> None:
     moves = solution(find("shiqi"))[:20]
-    state = client.post("/api/puzzles/shiqi", json={"moves": moves}).json()
+    state = client.post("/api/puzzles/shiqi/play", json={"moves": moves}).json()
     rules = capture.game()
     position = rules.initial_state()
     for move in moves:
@@ -96,7 +94,7 @@ def test_shiqi_pieces_left_and_a_hint_that_keeps_a_finish(client: TestClient) ->
     assert state["pieces_left"] == rules.pieces_left(position) < 60
     hint = client.post("/api/puzzles/shiqi/hint", json={"moves": moves}).json()
     assert hint["status"] == "found" and 0 < hint["nodes"] <= attempt.HINT_NODES
-    after = client.post("/api/puzzles/shiqi", json={"moves": moves, "move": hint["move"]}).json()
+    after = client.post("/api/puzzles/shiqi/play", json={"moves": moves, "move": hint["move"]}).json()
     assert after["verdict"]["kind"] == "played"
 
 
@@ -114,27 +112,27 @@ def test_a_hint_search_stops_at_its_budget_and_says_so(client: TestClient, monke
     ({"moves": "d1-e6"}, "moves"),
 ])
 def test_hostile_bodies_get_one_line(client: TestClient, body: dict[str, object], error: str) -> None:
-    answer = client.post("/api/puzzles/crossing", json=body)
+    answer = client.post("/api/puzzles/crossing/play", json=body)
     assert answer.status_code == 400 and answer.json()["error"].startswith(error)
     assert "x" * 60 not in answer.json()["error"]
 
 
 def test_a_try_too_long_for_a_puzzle_is_illegal_in_one_line(client: TestClient) -> None:
-    verdict = client.post("/api/puzzles/crossing", json={"move": "x" * 300}).json()["verdict"]
+    verdict = client.post("/api/puzzles/crossing/play", json={"move": "x" * 300}).json()["verdict"]
     assert verdict["kind"] == "illegal" and verdict["reason"]["en"] == "a move is at most 100 characters"
     assert verdict["reason"]["zh-Hant"] == "一步最多 100 個字元"
 
 
 def test_an_unknown_puzzle_is_404_without_echoing_it(client: TestClient) -> None:
-    answer = client.post("/api/puzzles/" + "n" * 40, json={})
+    answer = client.post("/api/puzzles/" + "n" * 40 + "/play", json={})
     assert answer.status_code == 404 and "n" * 41 not in answer.json()["error"]
-    assert client.post("/api/puzzles/" + "n" * 41, json={}).status_code in (400, 404, 422)
+    assert client.post("/api/puzzles/" + "n" * 41 + "/play", json={}).status_code in (400, 404, 422)
 
 
 def test_playing_spends_positions_and_hints_analyses(tmp_path: Path) -> None:
     limits = Limits(analyse_rate=Rate(1, 60.0), position_rate=Rate(2, 60.0))
     with TestClient(create_app(str(tmp_path / "q.db"), ai_processes=False, limits=limits)) as client:
-        assert [client.post("/api/puzzles/shiqi", json={}).status_code for _ in range(3)] == [200, 200, 429]
+        assert [client.post("/api/puzzles/shiqi/play", json={}).status_code for _ in range(3)] == [200, 200, 429]
         hints = [client.post("/api/puzzles/shiqi/hint", json={}) for _ in range(2)]
         assert [h.status_code for h in hints] == [200, 429]
         assert hints[1].json()["error"].startswith("too many analyses")

@@ -164,8 +164,12 @@ class Shiqi(Attempt):
             return f"{described}: {self.game.result_text(self.state)}"
         return described
 
+    def search(self, max_nodes: int = HINT_NODES) -> capture.Finish:
+        """A one-piece finish from here, searched in at most ``max_nodes`` positions."""
+        return capture.solve(self.state, max_nodes=max_nodes)
+
     def hint(self) -> str:
-        result = capture.solve(self.state, max_nodes=50_000)
+        result = self.search()
         if result.found and result.moves:
             return f"try {result.moves[0]} (a one-piece finish is still possible after it)"
         if result.complete:

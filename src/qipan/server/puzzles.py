@@ -6,7 +6,7 @@ and the server replays them from the catalogue's position on the engine and judg
 
 - ``GET /api/puzzles``: every puzzle.
 - ``GET /api/puzzles/today``: the puzzle of the day (UTC), the same for everyone.
-- ``POST /api/puzzles/{id}``: the puzzle after ``moves``, with ``move`` judged when sent.
+- ``POST /api/puzzles/{id}/play``: the puzzle after ``moves``, with ``move`` judged when sent.
 - ``POST /api/puzzles/{id}/hint``: a next move from the position after ``moves`` (bounded search).
 
 Every request is bounded: at most :data:`MAX_MOVES` moves of at most
@@ -162,7 +162,7 @@ def get_puzzle_of_the_day() -> dict[str, Any]:
     return {**_info(entry), "date": day.isoformat(), "command": f"qipan puzzle play {entry.id}"}
 
 
-@router.post("/api/puzzles/{puzzle_id}", response_model=PuzzleState,
+@router.post("/api/puzzles/{puzzle_id}/play", response_model=PuzzleState,
              responses=models.errors(400, 404, *models.CHANGES), dependencies=[limited("position")])
 def post_puzzle(puzzle_id: PuzzleId, body: PlayRequest) -> dict[str, Any]:
     """The puzzle after ``moves``, with ``move`` judged when sent: ``played``, ``wrong`` (Abalone:
@@ -212,7 +212,7 @@ def post_hint(puzzle_id: PuzzleId, body: HintRequest) -> dict[str, Any]:
     if attempt.done:
         raise GameError("the puzzle is over; start again or take a move back")
     if isinstance(attempt, Shiqi):
-        found = capture.solve(attempt.state, max_nodes=HINT_NODES)
+        found = attempt.search(HINT_NODES)
         if found.found and found.moves:
             return {"status": "found", "move": str(found.moves[0]), "nodes": found.nodes}
         return {"status": "none" if found.complete else "budget", "move": None, "nodes": found.nodes}

@@ -2,7 +2,7 @@
 // (docs/puzzles.md).
 //
 // Stateless like the tutorials: the server replays the moves played so far from the puzzle's
-// position and judges each try (POST /api/puzzles/{id}); taking a move back or starting again is
+// position and judges each try (POST /api/puzzles/{id}/play); taking a move back or starting again is
 // just sending fewer moves. Which puzzles are solved is kept in this browser ("qipan.puzzles").
 import { api } from "./api.js";
 import { clear, h, toast } from "./dom.js";
