@@ -506,10 +506,10 @@ def test_an_invited_player_chooses_their_deck_on_the_invitation_page(open_page: 
 
 
 def test_a_saved_deck_with_problems_is_not_brought_and_one_named_default_is_itself(open_page: OpenPage,
-                                                                                    server: Any) -> None:
+                                                                                    server: Any, shots: Any) -> None:
     created = server.api("POST", "/api/games", {"game": "shengke", "seat": 0})
     link = server.base + next(s["url"] for s in created["seats"] if s["seat"] == 1)
-    page = open_page(server.base + WORKSHOP)
+    page = open_page(server.base + WORKSHOP, width=PHONE[0], height=PHONE[1])
     mine = json.loads(saved_deck(page, "default", "非內建龍"))
     broken = json.loads(deck_json(default_deck()))
     broken["cards"][0]["in"] = 9
@@ -520,6 +520,8 @@ def test_a_saved_deck_with_problems_is_not_brought_and_one_named_default_is_itse
         "the deck set for your seat: the built-in deck", "broken (not a legal deck)", "default"])
     expect(page.locator("#bring-deck option").nth(1)).to_be_disabled()
     page.select_option("#bring-deck", index=2)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    shots(page, "deckshop-invite-illegal-phone")
     page.click("#bring-take")
     expect(page.locator('.player[data-seat="1"] .tag.you')).to_have_count(1)
     options = server.api("GET", f"/api/games/{created['id']}")["options"]
