@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from qipan.core import GameError
+from qipan.core import GameError, load
 from qipan.tutorials import Course, course, courses, judge, replay
 from qipan.tutorials.reasons import UNKNOWN, in_chinese, translate
 
@@ -80,3 +80,21 @@ def test_tries_the_notation_refuses_are_refused_in_chinese_too(game: str, lesson
     assert in_chinese(verdict.reason) == chinese
 
 
+
+
+@pytest.mark.parametrize(("lesson", "options", "path", "said"), [
+    ("start-hole", {}, "i5-k7-i1", "路徑 'i5-k7-i1'：k7-i1 在這裡不是一次跳躍；請寫成起點-終點（例如 i5-i1）"),
+    ("one-jump", {}, "i5-k7-m9", "路徑 'i5-k7-m9'：每步只能跳一次（chain=false）；請寫成起點-終點"),
+    ("pass-only", {"other_corners": "forbidden"}, "f9-f11-h9",
+     "路徑 'f9-f11-h9'：f11 在第 2 角，既非家也非目標，棋子不能落在那裡（other_corners=forbidden）"),
+    ("start-hole", {}, "I5 K7 I1", "路徑 'I5 K7 I1'：k7-i1 在這裡不是一次跳躍；請寫成起點-終點（例如 i5-i1）"),
+])
+def test_a_jump_path_refused_while_read_is_said_in_chinese(lesson: str, options: dict[str, str], path: str,
+                                                           said: str) -> None:
+    """(The start-hole lesson invites typing the whole path; a wrong one was refused in English only.)"""
+    taught = course("chinese-checkers").lesson(lesson)
+    game = load("chinese-checkers", None, {**taught.options, **options})
+    state = game.state_from_json(dict(taught.state))
+    with pytest.raises(GameError) as refused:
+        game.parse_action(state, path)
+    assert in_chinese(str(refused.value)) == said

@@ -108,6 +108,14 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"no step or chain of jumps over adjacent pieces leads from (\w+) to (\w+)",
      "沒有一步或跳過相鄰棋子的連跳能從 {} 到 {}"),
     (r"no step or chain of jumps leads from (\w+) to (\w+)", "沒有一步或連跳能從 {} 到 {}"),
+    # (a whole jump path typed as the try: its quoted text is the learner's own)
+    (r"path ('.*'(?: \(\d+ characters\))?): (\w+)-(\w+) is not a jump here; write the move as start-end "
+     r"\(e\.g\. (\S+)\)", "路徑 {}：{}-{} 在這裡不是一次跳躍；請寫成起點-終點（例如 {}）"),
+    (r"path ('.*'(?: \(\d+ characters\))?): one jump per move \(chain=false\); write the move as start-end",
+     "路徑 {}：每步只能跳一次（chain=false）；請寫成起點-終點"),
+    (r"path ('.*'(?: \(\d+ characters\))?): (\w+) is in point (\d), neither home nor target, where a piece may "
+     r"not land \(other_corners=forbidden\)", "路徑 {}：{} 在第 {} 角，既非家也非目標，棋子不能落在那裡"
+     "（other_corners=forbidden）"),
     # Kelighine
     (r"there is no piece on (\w+); the moves now are: (.+)", "{} 上沒有棋子" + NOW),
     (r"there is no piece on (\w+)", "{} 上沒有棋子"),
