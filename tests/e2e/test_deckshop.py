@@ -267,6 +267,23 @@ def test_a_deep_deck_or_one_named_proto_is_saved_with_the_others(open_page: Open
     assert page.evaluate("({}).extra === undefined && Object.prototype.cards === undefined")
 
 
+def test_a_full_browser_storage_is_said_when_saving(open_page: OpenPage, server: Any) -> None:
+    page = open_page(server.base + WORKSHOP)
+    saved_deck(page, "kept", "留龍")
+    page.reload()
+    page.evaluate("""() => {  // fill this origin's storage (Chromium: about 5 MiB) to the last characters
+      for (let size = 1 << 20, i = 0; size >= 16; size >>= 1) {
+        try { for (;;) localStorage.setItem(`fill${i++}`, "x".repeat(size)); } catch {}
+      }
+    }""")
+    page.fill("#deck-name", "no room")
+    page.click("#deck-save")
+    expect(page.locator("#deck-file-note")).to_have_text(
+        "This browser has no room left to keep “no room”: delete a saved deck, or download it as a file.")
+    expect(page.locator("#deck-file-note")).to_have_class(re.compile("error"))
+    expect(page.locator("#deck-saved-list option")).to_have_text(["kept"])
+
+
 def toml_text(data: dict[str, Any]) -> str:
     """A deck as a TOML file (names, cards of text, numbers and true/false)."""
     def value(v: Any) -> str:

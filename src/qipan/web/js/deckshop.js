@@ -66,7 +66,11 @@ function readJson(key, fallback) {
 }
 
 function keepDraft() {
-  localStorage.setItem(DRAFT, writeJson({ deck: deckData(state.deck), ranges: state.ranges }));
+  try {
+    localStorage.setItem(DRAFT, writeJson({ deck: deckData(state.deck), ranges: state.ranges }));
+  } catch {
+    // the storage is full: the draft is a convenience, Save says so
+  }
 }
 
 /** Open ``data`` (a deck as the files hold it) in the editor; false if it holds no deck. */
@@ -294,10 +298,18 @@ function save() {
   const saved = savedDecks();
   const name = title();
   saved[name] = deckData(state.deck);
-  localStorage.setItem(SAVED_DECKS, writeJson(saved));
+  const note = document.getElementById("deck-file-note");
+  try {
+    localStorage.setItem(SAVED_DECKS, writeJson(saved));
+  } catch {  // QuotaExceededError: nothing was written
+    note.classList.add("error");
+    note.textContent = t("deck.e.full", { name });
+    return;
+  }
   renderSaved();
   document.getElementById("deck-saved-list").value = name;
-  document.getElementById("deck-file-note").textContent = t("deck.didSave", { name });
+  note.classList.remove("error");
+  note.textContent = t("deck.didSave", { name });
 }
 
 async function importFile(event) {
