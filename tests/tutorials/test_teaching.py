@@ -265,3 +265,14 @@ def test_the_points_against_you_in_your_own_turn_are_both_named_and_both_give_th
     intro = course("tellstones").lesson("peek-three").intro
     assert "challenge right" in intro.en and "counter-boast" in intro.en
     assert "答對了你的挑戰" in intro.zh and "相信了他的反誇口" in intro.zh
+
+
+def test_every_move_that_makes_blue_finish_is_said_to() -> None:
+    """(and only those: a straggler's step into c2 from d2 or d3 empties another hole of the target)"""
+    lesson = course("chinese-checkers").lesson("their-last-hole")
+    game, state, _ = lesson.start()
+    for move in game.legal_texts(state):
+        verdict = judge(lesson, [], move)
+        finishes = 1 in game.view(game.play(state, move), None)["finished"]
+        assert verdict.explain is not None
+        assert ("blue finishes and wins" in verdict.explain.en) == finishes, move
