@@ -192,3 +192,20 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ValueError, match=f"illegal action {illegal}"):
         state.apply_action(illegal)
     assert state.history() == [] and state.qipan_state == game.qipan.initial_state()
+
+
+def test_a_clone_shares_the_immutable_qipan_states_and_goes_its_own_way() -> None:
+    """OpenSpiel clones a Python state by deep-copying its attributes: the qipan states (immutable)
+    are shared, not copied, so a clone late in a game costs what one early does (it was about
+    17 ms at 75 Sheng-Ke actions, as every earlier position was copied), and the two then part."""
+    game = pyspiel.load_game("qipan_shengke")
+    state = play_randomly(game.new_initial_state(), random.Random(5), 60)
+    assert len(state.past) == 60  # nobody asked for an information state: every position kept
+    clone = state.clone()
+    assert clone.qipan_state is state.qipan_state
+    assert all(a is b for a, b in zip(clone.past, state.past, strict=True)) and clone.past is not state.past
+    play_randomly(clone, random.Random(6), 3)
+    assert len(state.past) == 60 and len(clone.past) == 63 and clone.qipan_state != state.qipan_state
+    assert state.history() == clone.history()[:60]
+    assert clone.information_state_string(0) != state.information_state_string(0)
+    assert state.clone().information_state_string(1) == state.information_state_string(1)

@@ -119,7 +119,7 @@ def test_recall_is_chained_over_the_players_earlier_views(name: str) -> None:
         recall = [remember(r, view_string(q, state.qipan_state, p)) for p, r in enumerate(recall)]
         play_randomly(state, rng, 1)
     assert [state.recall_of(p) for p in range(game.num_players())] == recall
-    assert state.past == []
+    assert not state.past
 
 
 def test_histories_that_differ_only_in_a_hidden_shuffle_look_alike_to_both_players() -> None:

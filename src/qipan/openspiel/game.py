@@ -64,6 +64,26 @@ def game_type(game_id: str, players: int | None = None) -> Any:
     )
 
 
+class Held:
+    """A qipan state in a bridge state's attributes. OpenSpiel clones a Python state by deep-copying
+    every attribute; qipan states are immutable, so a copy shares this one instead."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Held:
+        return self
+
+
+class Past(list[Any]):
+    """Earlier qipan positions (immutable): a copy is a new list of the same positions."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Past:
+        return Past(self)
+
+
 class QipanGame(pyspiel.Game):  # type: ignore[misc]
     """One qipan game with its variant and options; subclasses (one per game) set ``game_id``."""
 
@@ -101,11 +121,12 @@ class QipanGame(pyspiel.Game):  # type: ignore[misc]
 class QipanState(pyspiel.State):  # type: ignore[misc]
     """A position of a :class:`QipanGame`: the qipan state, a split chance event under way, the
     number of actions so far and, in hidden-information games, each player's recall of their
-    earlier views. OpenSpiel copies and serialises it through its ``__dict__``."""
+    earlier views. OpenSpiel copies and serialises it through its ``__dict__``; copies share the
+    (immutable) qipan states, so a clone costs the same early and late in a game."""
 
     def __init__(self, game: QipanGame):
         super().__init__(game)
-        self.qipan_state: Any = game.qipan.initial_state()
+        self.qipan_state = game.qipan.initial_state()
         self.pending: Pending = ()
         self.length = 0
         players = 0 if game.qipan.perfect_information else game.num_players()
@@ -114,7 +135,16 @@ class QipanState(pyspiel.State):  # type: ignore[misc]
         # by every player, ``folded[p]`` how many of them player p has.
         self.recall: list[str] = [NO_RECALL] * players
         self.folded: list[int] = [0] * players
-        self.past: list[Any] = []
+        self.past = Past()
+
+    @property
+    def qipan_state(self) -> Any:
+        """The qipan state."""
+        return self._held.value
+
+    @qipan_state.setter
+    def qipan_state(self, value: Any) -> None:
+        self._held = Held(value)
 
     @property
     def bridge(self) -> QipanGame:
