@@ -169,6 +169,11 @@ def test_files_are_imported_with_their_problems_or_refused(open_page: OpenPage, 
     expect(page.locator("#deck-file-note")).to_have_text("That file holds no deck: it needs a list 'cards' of tables "
                                                          "with id, name, element, in and out.")
     assert page.input_value("#card-0-in") == "9"  # the deck shown is unchanged
+    many = tmp_path / "many.json"  # not "no deck": too many to open
+    many.write_text(json.dumps({"cards": [{"in": 1}] * 101}), encoding="utf-8")
+    page.set_input_files("#deck-import", str(many))
+    expect(page.locator("#deck-file-note")).to_have_text("That file has 101 cards; a deck has 25, and the workshop "
+                                                         "opens at most 100.")
 
 
 @pytest.mark.parametrize("kind", ["json", "toml"])

@@ -13,6 +13,7 @@ export const RANGE_SUM = 100;
 export const MAX_CARD_NAME = 24;
 export const MAX_DECK_NAME = 40;
 export const MAX_FILE = 64 * 1024;
+const MAX_CARDS = 100;  // the most cards a file opens with (the editor shows each)
 const ID = /^[A-Za-z0-9_-]{1,24}$/;
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/u;
 
@@ -435,8 +436,7 @@ export function readDeck(text, toml) {
   if (!data || typeof data !== "object" || Array.isArray(data) || !Array.isArray(data.cards)) {
     return { error: "deck.e.noCards", vars: {} };
   }
-  if (data.cards.length > 100 || data.cards.some((c) => !c || typeof c !== "object" || Array.isArray(c))) {
-    return { error: "deck.e.noCards", vars: {} };
-  }
+  if (data.cards.length > MAX_CARDS) return { error: "deck.e.tooMany", vars: { n: data.cards.length, most: MAX_CARDS } };
+  if (data.cards.some((c) => !c || typeof c !== "object" || Array.isArray(c))) return { error: "deck.e.noCards", vars: {} };
   return { deck: { name: Object.hasOwn(data, "name") ? data.name : "deck", cards: data.cards.map((c) => ({ ...c })) } };
 }
