@@ -160,7 +160,8 @@ def test_files_are_imported_with_their_problems_or_refused(open_page: OpenPage, 
     assert deck_problems(data) == ["card 1 (wood1): in number 9 is outside 1..8",
                                    "the in numbers add up to 96; they must add up to exactly 100"]
     page.set_input_files("#deck-import", str(bad))
-    expect(page.locator("#deck-file-note")).to_have_text("Read “五行 default”.")
+    expect(page.locator("#deck-file-note")).to_have_text("Read “五行 default”: not a legal deck yet, its problems are "
+                                                         "listed above.")
     expect(page.locator("#deck-problems li")).to_have_text(deck_problems(data))
     expect(page.locator("#card-0-in")).to_have_attribute("aria-invalid", "true")
     garbage = tmp_path / "garbage.json"
@@ -174,6 +175,11 @@ def test_files_are_imported_with_their_problems_or_refused(open_page: OpenPage, 
     page.set_input_files("#deck-import", str(many))
     expect(page.locator("#deck-file-note")).to_have_text("That file has 101 cards; a deck has 25, and the workshop "
                                                          "opens at most 100.")
+    legal = tmp_path / "legal.toml"
+    legal.write_text(default_deck_text(), encoding="utf-8")
+    page.set_input_files("#deck-import", str(legal))
+    expect(page.locator("#deck-file-note")).to_have_text("Read “五行 default”.")
+    expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
 
 
 @pytest.mark.parametrize("kind", ["json", "toml"])
@@ -199,6 +205,7 @@ def test_unknown_fields_and_float_numbers_are_not_dropped_on_import(open_page: O
     expect(page.locator("#deck-problems")).to_have_text("A legal deck.")
     page.set_input_files("#deck-import", str(file))
     expect(page.locator("#deck-problems li")).to_have_text(checked)
+    expect(page.locator("#deck-file-note")).to_contain_text("its problems are listed above")
     expect(page.locator("#card-0-in")).to_have_value("4.0")
     expect(page.locator("#deck-play")).to_be_disabled()
     assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -334,7 +334,9 @@ async function importFile(event) {
   document.getElementById("deck-name").value = shown(state.deck.name);
   renderCards();
   changed();
-  note.textContent = t("deck.imported", { name: title() });
+  // on a phone the problems are a screen's height above: say there are some
+  const legal = deckProblems(state.deck).problems.length === 0;
+  note.textContent = t(legal ? "deck.imported" : "deck.importedProblems", { name: title() });
 }
 
 function download(kind) {
