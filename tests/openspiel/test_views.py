@@ -94,7 +94,7 @@ def test_strings_are_the_view_and_tensors_the_encoded_view(name: str) -> None:
         for player in range(game.num_players()):
             view = q.view(state.qipan_state, player)
             assert json.loads(state.observation_string(player)) == view
-            recall = "" if q.perfect_information else f"\nrecall {state.recall_of(player)}"
+            recall = f"\nrecall {state.recall_of(player)}"
             assert state.information_state_string(player) == state.observation_string(player) + recall
             expected = encoder.encode(view).ravel()
             assert np.array_equal(np.asarray(state.information_state_tensor(player), np.float32), expected)
@@ -190,3 +190,30 @@ def test_tellstones_resampling_keeps_every_stone_the_player_remembers(name: str)
             sample = state.resample_from_infostate(player, sampler)
             assert sample.qipan_state == state.qipan_state
     assert hidden > 10, "too few states with face-down stones: the test would prove little"
+
+
+@pytest.mark.parametrize("name", ["qipan_chinese_checkers", "qipan_abalone"])
+def test_a_transposition_is_two_information_states(name: str) -> None:
+    """Perfect recall in a perfect-information game: the same position reached by the first
+    player's two moves in either order is two histories the player tells apart (they remember
+    their own moves), so two information states; the observation, the present, is one."""
+    game = pyspiel.load_game(name)
+    root = game.new_initial_state()
+    first = root.legal_actions()
+    for a, b in ((a, b) for a in first[:12] for b in first[:12] if a < b):
+        one, two = root.child(a), root.child(b)
+        reply = next((r for r in one.legal_actions() if r in two.legal_actions()), None)
+        if reply is None:
+            continue
+        one.apply_action(reply)
+        two.apply_action(reply)
+        if b not in one.legal_actions() or a not in two.legal_actions():
+            continue
+        one.apply_action(b)
+        two.apply_action(a)
+        if one.qipan_state == two.qipan_state:
+            for player in (0, 1):
+                assert one.observation_string(player) == two.observation_string(player)
+                assert one.information_state_string(player) != two.information_state_string(player)
+            return
+    pytest.fail("no transposition found among the first moves")

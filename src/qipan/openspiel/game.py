@@ -120,7 +120,7 @@ class QipanGame(pyspiel.Game):  # type: ignore[misc]
 
 class QipanState(pyspiel.State):  # type: ignore[misc]
     """A position of a :class:`QipanGame`: the qipan state, a split chance event under way, the
-    number of actions so far and, in hidden-information games, each player's recall of their
+    number of actions so far and each player's recall of their
     earlier views. OpenSpiel copies and serialises it through its ``__dict__``; copies share the
     (immutable) qipan states, so a clone costs the same early and late in a game."""
 
@@ -129,12 +129,11 @@ class QipanState(pyspiel.State):  # type: ignore[misc]
         self.qipan_state = game.qipan.initial_state()
         self.pending: Pending = ()
         self.length = 0
-        players = 0 if game.qipan.perfect_information else game.num_players()
         # Each player's recall folds in their views of the earlier positions only when asked for
         # (searches that never ask pay nothing): ``past`` holds the positions not yet folded in
         # by every player, ``folded[p]`` how many of them player p has.
-        self.recall: list[str] = [NO_RECALL] * players
-        self.folded: list[int] = [0] * players
+        self.recall: list[str] = [NO_RECALL] * game.num_players()
+        self.folded: list[int] = [0] * game.num_players()
         self.past = Past()
 
     @property
@@ -185,8 +184,7 @@ class QipanState(pyspiel.State):  # type: ignore[misc]
                 raise ValueError(f"illegal action {action} ({text}): {game.qipan.explain_illegal(state, move)}")
             self.qipan_state = game.qipan.next_state(state, move)
         self.length += 1
-        if self.recall:
-            self.past.append(before)
+        self.past.append(before)
 
     def recall_of(self, player: int) -> str:
         """SHA-256 chained over ``player``'s views of every earlier position (docs/openspiel.md)."""

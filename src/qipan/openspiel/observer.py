@@ -5,10 +5,11 @@ reinforcement-learning encoder (:mod:`qipan.rl.encoders`, docs/rl.md), flattened
 exactly what its player may know, so neither can carry anything hidden from them. The public
 observation (``private_info=NONE``) is the spectator's view, as a string only.
 
-Information states have perfect recall: in a hidden-information game their string ends with a
-line ``recall <digest>``, SHA-256 chained over the player's views of every earlier position
-(:func:`remember`), so two histories give a player the same information state exactly when they
-showed that player the same views. Tensors have a fixed size: they are the present view only.
+Information states have perfect recall: their string ends with a line ``recall <digest>``,
+SHA-256 chained over the player's views of every earlier position (:func:`remember`), so two
+histories give a player the same information state exactly when they showed that player the same
+views (in a perfect-information game: when they are the same positions in the same order).
+Tensors have a fixed size: they are the present view only.
 
 >>> remember(NO_RECALL, '{"player":0}')[:16]
 'bd14615ea1a7c672'
@@ -57,7 +58,7 @@ class ViewObserver:
         self.game = game
         self.encoder = encoder
         self.public = private == pyspiel.PrivateInfoType.NONE and not game.perfect_information
-        self.recall = bool(iig_obs_type.perfect_recall) and not game.perfect_information
+        self.recall = bool(iig_obs_type.perfect_recall)
         if self.public and self.recall:
             raise ValueError(f"{game.name} has no public observation with perfect recall")
         shape = (0,) if self.public else encoder.shape
