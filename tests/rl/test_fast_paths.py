@@ -89,3 +89,16 @@ def test_an_out_of_range_id_is_illegal_not_wrapped() -> None:
     with pytest.raises(Exception, match="illegal action id"):
         env.step(last - env.game.num_distinct_actions)  # a negative index would wrap to ``last``
     assert np.count_nonzero(env.observe("player_0")["action_mask"]) == 44
+
+
+def test_abalone_mask_without_the_compiled_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Abalone mask comes from the compiled move generator when it is installed; the pure
+    Python path (no C compiler at install, or QIPAN_PURE_PYTHON) gives the same masks."""
+    from qipan.games.abalone import search
+
+    monkeypatch.setattr(search, "NATIVE", False)
+    for case in [c for c in CASES + MORE_CASES if c[0] == "abalone"]:
+        env = make_env(case, max_steps=400)
+        for state in _positions(env, 31, 150):
+            if env.game.to_move(state) is not None:
+                assert env.encoder.legal_mask(state).tobytes() == reference_mask(env.game, state, state.turn).tobytes()

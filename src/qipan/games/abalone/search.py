@@ -66,6 +66,13 @@ if not os.environ.get("QIPAN_PURE_PYTHON"):
 NATIVE = _fast is not None
 """Whether the compiled search loop is installed."""
 
+
+def native_move_ids(own: int, opp: int) -> list[int]:
+    """The ids of every legal move of the side owning ``own`` (as :func:`ordered_moves`), from the
+    compiled core: only when :data:`NATIVE` (the learning environments' action mask uses it)."""
+    ids: list[int] = _fast.ordered_moves(own, opp)
+    return ids
+
 LOSING_COUNT = MARBLES - TO_WIN
 """A side left with this many marbles has lost."""
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from qipan.games.abalone import search
 from qipan.games.abalone.board import CELLS, PAD, UNIVERSE, WIDTH
 from qipan.games.abalone.game import MARBLES
 from qipan.games.abalone.moves import MOVE_TABLES, NUM_ACTIONS, legal_bitboards, move_id
@@ -46,23 +47,30 @@ _ROWS = _BYTES * 8 // WIDTH
 _WINDOW = (slice(PAD, PAD + 9), slice(PAD, PAD + 9))
 assert all(divmod(c, WIDTH) == (_CELL[n][0] + PAD, _CELL[n][1] + PAD) for c, n in zip(CELLS, _CELL, strict=True))
 
-# _MOVE_IDS[k, bit]: the id of the move of table k (MOVE_TABLES) whose cell is ``bit``.
-_MOVE_IDS = np.zeros((len(MOVE_TABLES), _BYTES * 8), dtype=np.intp)
+# The legal-move bitboards hold their cells in bits _LOW.._LOW + 8 * _MOVE_BYTES - 1.
+_LOW = min(CELLS)
+_MOVE_BYTES = (max(CELLS) - _LOW + 8) // 8
+_MOVE_IDS = np.zeros(len(MOVE_TABLES) * _MOVE_BYTES * 8, dtype=np.intp)
+"""_MOVE_IDS[k * 8 * _MOVE_BYTES + cell - _LOW]: the id of the move of table k (MOVE_TABLES) whose cell is ``cell``."""
 for _k, _table in enumerate(MOVE_TABLES):
     for _cell, _move in _table.items():
-        _MOVE_IDS[_k, _cell] = move_id(_move)
-
-
-_TEMPLATES = np.zeros((2, 7, 9, 9), dtype=np.float32)
-"""Per viewer, the constant planes: the board, and the board again for black."""
-_TEMPLATES[:, 2] = _BOARD
-_TEMPLATES[0, 3] = _BOARD
+        _MOVE_IDS[_k * _MOVE_BYTES * 8 + _cell - _LOW] = move_id(_move)
 
 
 def _unpack(boards: list[int]) -> NDArray[np.uint8]:
     """Bitboards as a (len(boards), bits) array of 0/1 (uint8), bit i at column i."""
     data = b"".join(b.to_bytes(_BYTES, "little") for b in boards)
     return np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little").reshape(len(boards), -1)
+
+
+_PUSHED_OUT = [_BOARD * min(1.0, count / _TO_WIN) for count in range(MARBLES + 1)]
+"""The plane of each count of marbles pushed out, computed as encode computes it."""
+_TEMPLATES = np.zeros((2, 7, 9, 9), dtype=np.float32)
+"""Per viewer, the constant planes: the board, and the board again for black."""
+_TEMPLATES[:, 2] = _BOARD
+_TEMPLATES[0, 3] = _BOARD
+
+
 
 
 class AbaloneEncoder(Encoder):
@@ -104,16 +112,23 @@ class AbaloneEncoder(Encoder):
         obs: Observation = _TEMPLATES[player].copy()
         obs[:2] = _unpack([own, opp]).reshape(2, _ROWS, WIDTH)[(slice(None), *_WINDOW)]
         # The view's pushed_out: each side's pushed-out count is the other side's missing marbles.
-        np.multiply(_BOARD, min(1.0, (MARBLES - opp.bit_count()) / _TO_WIN), out=obs[4])
-        np.multiply(_BOARD, min(1.0, (MARBLES - own.bit_count()) / _TO_WIN), out=obs[5])
+        obs[4] = _PUSHED_OUT[MARBLES - opp.bit_count()]
+        obs[5] = _PUSHED_OUT[MARBLES - own.bit_count()]
         limit = self.game.config["quiet_move_limit"]
         if limit:
             np.multiply(_BOARD, min(1.0, state.quiet / limit), out=obs[6])
         return obs
 
     def legal_mask(self, state: Any) -> ActionMask:
-        """The ids of every legal move, read off the move generator's bitboards in bulk."""
+        """The ids of every legal move: from the compiled move generator of the Abalone search
+        when it is installed (``search.NATIVE``), else read off the Python generator's bitboards
+        in bulk."""
         own, opp = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[_MOVE_IDS[_unpack(legal_bitboards(own, opp)).view(bool)]] = 1
+        if search.NATIVE:
+            ids = search.native_move_ids(own, opp)
+            mask[np.fromiter(ids, np.intp, len(ids))] = 1
+            return mask
+        data = b"".join([(bits >> _LOW).to_bytes(_MOVE_BYTES, "little") for bits in legal_bitboards(own, opp)])
+        mask[_MOVE_IDS[np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little").view(bool)]] = 1
         return mask

@@ -91,7 +91,7 @@ class ChineseCheckersEncoder(Encoder):
         """:meth:`encode` of the view, straight from the board (everything is public)."""
         obs = self.zeros()
         flat = obs.reshape(len(self.planes), -1)
-        board = np.array(state.board, dtype=np.intp)
+        board = np.frombuffer(bytes(state.board), dtype=np.uint8)
         holes = np.flatnonzero(board)
         n = self.players
         if self.capture:
@@ -101,7 +101,7 @@ class ChineseCheckersEncoder(Encoder):
                 obs[2 + relative(seat, player, n)] = _HOLES * min(1.0, score / _MAX_CAPTURES)
             obs[2 + n] = _HOLES * min(1.0, state.quiet / _CAPTURE_STEP_LIMIT)
             return obs
-        flat[(board[holes] - 1 - player) % n, _FLAT[holes]] = 1.0
+        flat[(board[holes].astype(np.intp) - 1 - player) % n, _FLAT[holes]] = 1.0
         obs[n:2 * n + 1] = self._targets(player)
         for seat in state.finished:
             obs[2 * n + 1 + relative(seat, player, n)] = _HOLES
