@@ -276,3 +276,15 @@ def test_every_move_that_makes_blue_finish_is_said_to() -> None:
         finishes = 1 in game.view(game.play(state, move), None)["finished"]
         assert verdict.explain is not None
         assert ("blue finishes and wins" in verdict.explain.en) == finishes, move
+
+
+def test_generating_from_an_empty_pile_or_deck_gives_nothing() -> None:
+    lesson = course("shengke").lesson("nothing-left")
+    game, state, _ = lesson.start()
+    at = replay(lesson, ["wood1@c3"])
+    before, after = (game.view(s, 0) for s in (state, at.state))
+    assert [e["text"] for e in after["events"]] == [
+        "青翼龍 at c3: 行生 on 赤羽鳳 at c4, but no fire card is in the discard pile",
+        "青翼龍 at c3: 生行 from 玄甲龜 at c2, but the wood deck is empty"]
+    assert after["players"][0]["hand"] == [] and after["players"][0]["discard"] == before["players"][0]["discard"]
+    assert set(after["field"]) == {"c2", "c3", "c4"}

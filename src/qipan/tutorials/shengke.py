@@ -28,6 +28,8 @@ RULES = {
     "generate-which": Text("行生 takes back the most recently discarded card of the element",
                            "行生取回該元素最近進入棄牌堆的那張牌"),
     "generate-in": Text("生行: draw a card", "生行：抽一張牌"),
+    "nothing-left": Text("行生 with no card of the element discarded, or 生行 from an empty deck, gives nothing",
+                         "棄牌堆沒有該元素的牌時行生取不回牌，牌堆空了時生行抽不到牌"),
     "one-per-card": Text("One draw or return per qualifying card", "每張符合條件的牌各抽一張或取回一張"),
     "own-cards": Text("Ranges hold either player's cards: your card may destroy, or be destroyed by, your own",
                       "範圍內的牌不分敵我：你的牌可能摧毀自己的牌，也可能被自己的牌摧毀"),
@@ -325,6 +327,30 @@ LESSONS = (
               Text("From there not both wood cards are on its diagonals: it would draw one card or none.",
                    "從那裡兩張木牌不會都在它的斜角：只會抽到一張或一張也沒有。"),
               goal=_drew_two, example="fire2@c3"),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "nothing-left", Text("Nothing to take back, nothing to draw", "無牌可取，無牌可抽"),
+        Text("行生 takes back a card of the element from your discard pile, and 生行 draws from your deck of the "
+             "card's own element; when there is none, nothing happens and the game goes on. Your discard pile holds no "
+             "fire card, and your wood deck is empty (your other wood cards are discarded). 青翼龍 (wood1) has in 4 "
+             "(front, back, left, right) and out 3 (front, left, right).",
+             "行生從你的棄牌堆取回該元素的一張牌，生行從你這張牌本身元素的牌堆抽牌；沒有牌時什麼也不發生，"
+             "棋局照常進行。你的棄牌堆沒有火牌，你的木牌堆也空了（其他木牌都在棄牌堆）。青翼龍（wood1）的入是 4"
+             "（前、後、左、右），出是 3（前、左、右）。"),
+        ("nothing-left",), "shengke",
+        table(("wood1",), {"c4": (1, "fire1"), "c2": (1, "water1")}, (1, 5),
+              discard=(*WATER, "wood2", "wood3", "wood4", "wood5")),
+        (Step(Text("Place 青翼龍 on c3: 乙's fire card in front of it (wood generates fire: 行生), 乙's water card "
+                   "behind it (water generates wood: 生行).",
+                   "把青翼龍放在 c3：乙的火牌在它前方（木生火：行生），乙的水牌在它後方（水生木：生行）。"),
+              Text("Both happened, and gave nothing: 行生 found no fire card in your discard pile, and 生行 found your "
+                   "wood deck empty. Your hand and discard pile are as they were.",
+                   "兩者都發生了，卻什麼也沒得到：行生在你的棄牌堆找不到火牌，生行遇到空的木牌堆。"
+                   "你的手牌和棄牌堆都沒有變。"),
+              Text("Place 青翼龍 on c3, between the two: the fire card in front of it, the water card behind.",
+                   "把青翼龍放在 c3，兩張牌之間：火牌在它前方，水牌在它後方。"),
+              accept=("wood1@c3",)),),
         options=FIRST_JIA,
     ),
     Lesson(
