@@ -209,3 +209,24 @@ def test_a_clone_shares_the_immutable_qipan_states_and_goes_its_own_way() -> Non
     assert state.history() == clone.history()[:60]
     assert clone.information_state_string(0) != state.information_state_string(0)
     assert state.clone().information_state_string(1) == state.information_state_string(1)
+
+
+@pytest.mark.parametrize(("text", "stochastic", "outcomes"), [
+    ("qipan_tellstones", False, 0),
+    ("qipan_tellstones(first_player=random)", True, 2),
+    ("qipan_tellstones(variant=round-table,first_player=random)", True, 4),
+    ("qipan_abalone", False, 0),
+    ("qipan_chinese_checkers(players=3)", False, 0),
+    ("qipan_kelighine(version=2)", True, 10),
+    ("qipan_shengke(first='0')", True, 120),
+])
+def test_the_chance_mode_is_the_instances(text: str, stochastic: bool, outcomes: int) -> None:
+    """A Tellstones whose first player is fixed has no chance node: its type says deterministic."""
+    game = pyspiel.load_game(text)
+    mode = pyspiel.GameType.ChanceMode
+    assert game.get_type().chance_mode == (mode.EXPLICIT_STOCHASTIC if stochastic else mode.DETERMINISTIC)
+    assert game.max_chance_outcomes() == outcomes
+    state = play_randomly(game.new_initial_state(), random.Random(0), 200)
+    chance = [item for item in state.full_history() if item.player == pyspiel.PlayerId.CHANCE]
+    assert bool(chance) == stochastic
+    assert all(item.action < outcomes for item in chance)

@@ -93,5 +93,5 @@ def max_outcomes(game: Game[Any, Any]) -> int:
     if name == "shengke":
         return len(ORDERS)
     if name == "tellstones":
-        return game.num_players
+        return game.num_players if config["first_player"] == "random" else 0
     return 0

@@ -39,11 +39,13 @@ def short_name(game_id: str) -> str:
     return PREFIX + game_id.replace("-", "_")
 
 
-def game_type(game_id: str, players: int | None = None) -> Any:
-    """The ``pyspiel.GameType`` of a qipan game (``players`` fixes the utility of one instance)."""
+def game_type(game_id: str, players: int | None = None, chance: bool | None = None) -> Any:
+    """The ``pyspiel.GameType`` of a qipan game; ``players`` and ``chance`` (whether it has chance
+    events) make it that of one instance: its utility and chance mode."""
     cls = game_class(game_id)
     T = pyspiel.GameType
-    chance = cls.name not in ("abalone", "chinese-checkers")
+    if chance is None:
+        chance = cls.name not in ("abalone", "chinese-checkers")
     low, high = {"chinese-checkers": (1, 6), "kelighine": (2, 4), "tellstones": (2, 4)}.get(cls.name, (2, 2))
     return T(
         short_name=short_name(cls.name),
@@ -109,7 +111,8 @@ class QipanGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=None if players == 1 else 0.0,
             max_game_length=self.max_length,
         )
-        super().__init__(game_type(self.game_id, players), info, canonical(cls, given))
+        chance = info.max_chance_outcomes > 0
+        super().__init__(game_type(self.game_id, players, chance), info, canonical(cls, given))
 
     def new_initial_state(self) -> QipanState:
         return QipanState(self)
