@@ -288,3 +288,11 @@ def test_generating_from_an_empty_pile_or_deck_gives_nothing() -> None:
         "青翼龍 at c3: 生行 from 玄甲龜 at c2, but the wood deck is empty"]
     assert after["players"][0]["hand"] == [] and after["players"][0]["discard"] == before["players"][0]["discard"]
     assert set(after["field"]) == {"c2", "c3", "c4"}
+
+
+def test_a_turn_with_no_piece_on_the_field_brings_one_in_before_the_roll() -> None:
+    at = replay(course("kelighine").lesson("pass"), ["C3^J/2", "pass"])
+    view = at.game.view(at.state, 0)
+    assert view["log"] == ["player 1 brings a piece from the reserve to I", "player 1 rolls 1,3"]
+    assert [p["cell"] for p in view["pieces"] if p["player"] == 0] == ["I", "J"] and view["reserve"][0] == 1
+    assert "A3" in view["indirect"] and "A5" not in view["indirect"]  # (what the last step says of I+1 and I+3)

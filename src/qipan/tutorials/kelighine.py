@@ -492,7 +492,7 @@ LESSONS = (
              "J; your other two pieces wait in reserve, and they come in only before a roll or after a double.",
              "只有在什麼都不能做時，骰子才可以不用。你場上唯一的棋子在 C3，準備進入 J；另外兩顆在預備區，"
              "只有在擲骰前或擲出對子後才會進場。"),
-        ("pass",), "kelighine",
+        ("pass", "v2-reserve"), "kelighine",
         rolled([piece("C3", 44, 3), RESERVE_1, RESERVE_1], [piece("H", 21), RESERVE_2, RESERVE_2], (2, 4),
                version=2),
         (Step(Text("Promote C3 to J, forgoing the 2 (C3^J/2).", "把 C3 晉升到 J，放棄 2（C3^J/2）。"),
@@ -500,9 +500,20 @@ LESSONS = (
                    "你的棋子到了 J，場上已沒有你的棋子。"),
               Text("Promote C3 to J, forgoing the 2.", "把 C3 晉升到 J，放棄 2。"), accept=("C3^J/2",)),
          Step(Text("The 4 cannot be used: pass.", "4 無法使用：讓過。"),
-              Text("You passed. Next turn a reserve piece comes in before you roll.",
-                   "你讓過了。下一回合擲骰前，預備區的棋子會進場。"),
-              Text("Pass.", "讓過。"), accept=("pass",))),
+              Text("You passed. Player 2 rolled 2 and 3 and moved H to A12, then on to A15. Your turn began with no "
+                   "piece of yours on the field, so a reserve piece came in on I before you rolled; then you rolled "
+                   "1 and 3 (no double).",
+                   "你讓過了。玩家 2 擲出 2 和 3，把 H 走到 A12，再走到 A15。你的回合開始時場上沒有你的棋子，"
+                   "所以擲骰前預備區的一顆棋子進到 I；接著你擲出 1 和 3（不是對子）。"),
+              Text("Pass.", "讓過。"), accept=("pass",), replies=("roll:2,3", "H+2", "A12+3", "roll:1,3")),
+         Step(Text("Move the new piece from I with the 3 (I+3): player 2's last piece on A15 makes A3 an "
+                   "indirect-push cell this turn.",
+                   "用 3 把新進場的棋子從 I 走出（I+3）：玩家 2 最後的棋子在 A15，所以本回合 A3 是間接排擠格。"),
+              Text("Your new piece is on A5, on its way round ring A.", "新進場的棋子到了 A5，開始繞 A 環。"),
+              Text("Move the piece on I with the 3.", "用 3 移動 I 上的棋子。"), accept=("I+3",),
+              why={"I+1": Text("A3 is an indirect-push cell this turn: your piece would be pushed to a corner. "
+                               "Use the 3.",
+                               "本回合 A3 是間接排擠格：你的棋子會被擠到角落。請用 3。")})),
         options=V2,
     ),
 )
