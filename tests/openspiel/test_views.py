@@ -102,7 +102,7 @@ def test_strings_are_the_view_and_tensors_the_encoded_view(name: str) -> None:
     assert game.observation_tensor_shape() == game.information_state_tensor_shape() == list(encoder.shape)
 
 
-@pytest.mark.parametrize("name", HIDDEN)
+@pytest.mark.parametrize("name", CASES)
 def test_recall_is_chained_over_the_players_earlier_views(name: str) -> None:
     game = pyspiel.load_game(name)
     q = game.qipan
