@@ -279,6 +279,27 @@ def test_a_deep_deck_or_one_named_proto_is_saved_with_the_others(open_page: Open
     assert page.evaluate("({}).extra === undefined && Object.prototype.cards === undefined")
 
 
+def test_a_file_with_a_huge_deck_name_is_not_echoed(open_page: OpenPage, server: Any, shots: Any,
+                                                    tmp_path: Path) -> None:
+    """A deck name of 3,000 characters (a problem, but a file may hold it) is cut where the page
+    names the deck (the notes, the saved decks, the AI's deck), and the phone page keeps its width."""
+    data = json.loads(deck_json(default_deck()))
+    data["name"] = "名" * 3000
+    file = tmp_path / "long.json"
+    file.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    page = open_page(server.base + WORKSHOP, width=PHONE[0], height=PHONE[1])
+    page.set_input_files("#deck-import", str(file))
+    cut = "名" * 40 + "…"
+    expect(page.locator("#deck-file-note")).to_have_text(f"Read “{cut}”: not a legal deck yet, its problems are "
+                                                         "listed above.")
+    page.click("#deck-save")
+    expect(page.locator("#deck-file-note")).to_have_text(f"Saved “{cut}” in this browser.")
+    expect(page.locator("#deck-saved-list option")).to_have_text([cut])
+    expect(page.locator('#deck-ai-deck option[value^="saved:"]')).to_have_text([f"{cut} (not a legal deck)"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    shots(page, "deckshop-long-name-phone")
+
+
 def test_a_full_browser_storage_is_said_when_saving(open_page: OpenPage, server: Any) -> None:
     page = open_page(server.base + WORKSHOP)
     saved_deck(page, "kept", "留龍")

@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 import { sideName } from "./gamewords.js";
 import { t } from "./i18n.js";
-import { deckJson, legalSaved, MAX_DECK_NAME, savedDecks } from "./deckfile.js";
+import { deckJson, legalSaved, savedDecks, shortName } from "./deckfile.js";
 
 const SAVED = "saved:";
 
@@ -13,7 +13,7 @@ export function deckName(option) {
   if (typeof option !== "string" || !option.startsWith("{")) return t("deck.builtIn");
   try {
     const name = JSON.parse(option).name;
-    return typeof name === "string" && name.trim() ? name.slice(0, MAX_DECK_NAME) : "deck";
+    return typeof name === "string" && name.trim() ? shortName(name) : "deck";
   } catch {
     return "deck";
   }
@@ -44,7 +44,8 @@ export function chooseDeck(info, seats, { cancel = true } = {}) {
       // not chosen (the server would refuse it)
       names.map((name) => {
         const legal = legalSaved(saved[name]);
-        return h("option", { value: SAVED + name, disabled: !legal, text: legal ? name : t("deck.aiIllegal", { name }) });
+        const text = legal ? shortName(name) : t("deck.aiIllegal", { name: shortName(name) });
+        return h("option", { value: SAVED + name, disabled: !legal, text });
       }));
     let result = null;
     const form = h("form", {

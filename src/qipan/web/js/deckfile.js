@@ -28,6 +28,13 @@ export function elementIndex(text) {
   return -1;
 }
 
+/** A deck's name as the pages show it: at most MAX_DECK_NAME characters, "…" after a longer one
+ * (a file may hold any name; it is a problem, not a reason to echo all of it). */
+export function shortName(text) {
+  const chars = [...text];
+  return chars.length > MAX_DECK_NAME ? `${chars.slice(0, MAX_DECK_NAME).join("")}…` : text;
+}
+
 function fineText(value, longest) {
   return typeof value === "string" && value.length > 0 && [...value].length <= longest && value.trim() !== ""
     && !INVISIBLE.test(value);

@@ -13,8 +13,8 @@ import { keepSeat, parseFragment } from "./seats.js";
 import { DEFAULT_RANGES, parseRanges, rangeGrid } from "./shengke-ranges.js";
 import {
   deckData, deckJson, deckProblems, deckToml, ELEMENTS, elementIndex, GLYPHS, hasUnknown, legalSaved, MAX_FILE,
-  parseJson, problemText as deckProblemText, readDeck, SAVED_DECKS, savedDecks, shown, STORED_DEPTH, withoutUnknown,
-  writeJson,
+  parseJson, problemText as deckProblemText, readDeck, SAVED_DECKS, savedDecks, shortName, shown, STORED_DEPTH,
+  withoutUnknown, writeJson,
 } from "./deckfile.js";
 
 const DRAFT = "qipan.shengke.draft";
@@ -38,7 +38,7 @@ function problemText(problem) {
 
 /** The deck's name for a saved deck and a file name ("deck" when it has none). */
 function title() {
-  return (typeof state.deck.name === "string" ? state.deck.name.trim() : "") || "deck";
+  return shortName((typeof state.deck.name === "string" ? state.deck.name.trim() : "") || "deck");
 }
 
 function table() {
@@ -255,7 +255,7 @@ function renderSaved() {
   const names = Object.keys(saved).sort();
   renderAiDecks(saved, names);
   const select = h("select", { id: "deck-saved-list", "aria-label": t("deck.saved") },
-    names.length ? names.map((name) => h("option", { value: name, text: name })) : h("option", { value: "", text: t("deck.none") }));
+    names.length ? names.map((name) => h("option", { value: name, text: shortName(name) })) : h("option", { value: "", text: t("deck.none") }));
   box.append(
     h("button", { type: "button", class: "btn primary", id: "deck-save", onclick: save, text: t("deck.save") }),
     select,
@@ -282,7 +282,7 @@ function renderAiDecks(saved, names) {
     h("option", { value: AI_BUILT_IN, text: t("deck.builtIn") }),
     h("option", { value: AI_SAME, text: t("deck.aiSame") }),
     ...names.map((name) => h("option", { value: SAVED + name, disabled: !legal.has(name),
-      text: legal.has(name) ? name : t("deck.aiIllegal", { name }) })),
+      text: legal.has(name) ? shortName(name) : t("deck.aiIllegal", { name: shortName(name) }) })),
   );
   select.value = state.aiDeck;
 }
