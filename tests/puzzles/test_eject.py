@@ -83,7 +83,7 @@ def test_the_generator_takes_no_continuation_and_spreads_over_games(monkeypatch:
     apart: the shipped set had pairs two plies apart (one the other's continuation) and ten of
     twelve from one game."""
     def every_position_a_puzzle(state: Any, max_n: int, max_nodes: int | None = None) -> eject.Verdict:
-        own, opp = eject._sides(state)
+        own, opp = eject.sides(state)
         return eject.Verdict(1 + state.black.bit_count() % 3, [generate(own, opp)[0]], 1)
 
     monkeypatch.setattr(eject, "analyse", every_position_a_puzzle)

@@ -244,7 +244,7 @@ class Eject(Attempt):
         reaches more than :data:`PROOF_NODES` positions counts as no)."""
         if self.moves == 0:
             return self.game.action_text(self.state, move) == self.puzzle.solution
-        own, opp = eject._sides(self.state)
+        own, opp = eject.sides(self.state)
         try:
             return eject.Prover(PROOF_NODES).move_forces(own, opp, move, self.entry.par - self.moves)
         except eject.OutOfNodes:
@@ -282,7 +282,7 @@ def _defence(state: Any, left: int) -> Any:
         after = game.next_state(state, reply)
         if game.to_move(after) is None:
             return reply
-        own, opp = eject._sides(after)
+        own, opp = eject.sides(after)
         needed = next((n for n in range(1, left + 1) if prover.forces(own, opp, n)), left + 1)
         if needed > left:
             return reply

@@ -31,7 +31,7 @@ _LOST = MARBLES - TO_WIN
 """A side left with this many marbles has lost."""
 
 
-def _sides(state: AbaloneState) -> tuple[int, int]:
+def sides(state: AbaloneState) -> tuple[int, int]:
     """(attacker, defender) bitboards: the side to move attacks."""
     return (state.black, state.white) if state.turn == 0 else (state.white, state.black)
 
@@ -84,7 +84,7 @@ class Prover:
 def winning_moves(state: AbaloneState, n: int, prover: Prover | None = None) -> list[AbaloneMove]:
     """Every first move that forces an ejection within ``n`` moves of the side to move."""
     prover = prover or Prover()
-    own, opp = _sides(state)
+    own, opp = sides(state)
     return [move for move in generate(own, opp) if prover.move_forces(own, opp, move, n)]
 
 
