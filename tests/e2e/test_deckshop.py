@@ -207,6 +207,7 @@ def test_unknown_fields_and_float_numbers_are_not_dropped_on_import(open_page: O
     expect(page.locator("#deck-problems li")).to_have_text(checked)
     expect(page.locator("#deck-file-note")).to_contain_text("its problems are listed above")
     expect(page.locator("#card-0-in")).to_have_value("4.0")
+    assert page.evaluate("(e => e.scrollWidth <= e.clientWidth)(document.getElementById('card-0-in'))")  # all seen
     expect(page.locator("#deck-play")).to_be_disabled()
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     shots(page, f"deckshop-import-{kind}")
