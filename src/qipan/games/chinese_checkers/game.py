@@ -50,6 +50,7 @@ from qipan.games.chinese_checkers.moves import (
     destinations,
     find_path,
     legal_move_ids,
+    move_ends,
     move_from_id,
     single_jumps,
 )
@@ -554,6 +555,13 @@ class ChineseCheckers(Game[ChineseCheckersState, Move]):
             return capture_move_ids(state.board)
         return legal_move_ids(state.board, me + 1, self.config["jump"] == "long", self.config["chain"],
                               self._bans[me])
+
+    def move_ends(self, state: ChineseCheckersState) -> list[tuple[int, int]]:
+        """The race's legal moves in bulk: per piece of the player to move, its hole and the holes
+        its moves end on as a bitboard (all 0: the player must pass). Not for the capture variant."""
+        me = state.turn
+        assert me is not None and not self.capture
+        return move_ends(state.board, me + 1, self.config["jump"] == "long", self.config["chain"], self._bans[me])
 
     def action_from_id(self, state: ChineseCheckersState, action_id: int) -> Move:
         if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < NUM_MOVE_IDS:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from qipan.games.chinese_checkers.board import (
     ADJACENT_JUMPS,
@@ -214,19 +214,22 @@ def _codes(length: int, pos: int, long: bool) -> list[int]:
     return [a * (pos + 1) + b for a in ahead for b in behind * 2]
 
 
+_Jumps = tuple[int, list[int], tuple[int, ...], int, list[int], tuple[int, ...], int, list[int], tuple[int, ...]]
+
+
 @cache
-def _jump_tables(long: bool) -> tuple[tuple[tuple[int, list[int], tuple[int, ...]], ...], ...]:
-    """Per hole, per line through it: (line, its :func:`_codes` table, the landing holes of each
-    code as a bitboard)."""
+def _jump_tables(long: bool) -> tuple[_Jumps, ...]:
+    """Per hole, for each of its three lines in turn: the line, its :func:`_codes` table and the
+    landing holes of each code as a bitboard (flat, to be unpacked in one go)."""
     tables = []
     for hole in range(NUM_HOLES):
-        entries = []
+        entries: list[Any] = []
         for line, pos in _ON_LINES[hole]:
             holes = LINES[line]
             ahead = [0, *(1 << h for h in holes[pos + 1:])]  # by distance
             behind = [0, *(1 << h for h in reversed(holes[:pos]))]
             landings = tuple(ahead[a] | behind[b] for a in range(len(ahead)) for b in range(pos + 1))
-            entries.append((line, _codes(len(holes), pos, long), landings))
+            entries += (line, _codes(len(holes), pos, long), landings)
         tables.append(tuple(entries))
     return tuple(tables)
 
@@ -238,10 +241,10 @@ def _ban_bits(ban: bytes) -> tuple[int, int]:
             sum(1 << h for h in range(NUM_HOLES) if ban[h] < 2))
 
 
-def legal_move_ids(board: Sequence[int], mark: int, long: bool, chain: bool, ban: bytes) -> list[int]:
-    """The ids of every move of the pieces marked ``mark`` — the moves :func:`destinations`
-    gives, in the same order (by start, then end), or the pass's id when there is none — without
-    a move object or a list of cells per piece: the learning environments' action mask."""
+def move_ends(board: Sequence[int], mark: int, long: bool, chain: bool, ban: bytes) -> list[tuple[int, int]]:
+    """Per piece marked ``mark`` (in hole order): its hole and the holes its moves end on, as a
+    bitboard (bit h: hole h) — the moves :func:`destinations` gives, in bulk, without a move
+    object or a list of cells per piece (the fast path of the learning environments)."""
     jumps = _jump_tables(long)
     stop_ok, pass_ok = _ban_bits(ban)
     occupied = 0
@@ -254,17 +257,16 @@ def legal_move_ids(board: Sequence[int], mark: int, long: bool, chain: bool, ban
                 lines[line] |= bit
             if value == mark:
                 starts.append(hole)
-    ids: list[int] = []
+    result = []
     for start in starts:
         for line, bit in _LINE_BITS[start]:  # the moving piece has left its hole
             lines[line] ^= bit
         seen = 1 << start
         frontier = [start]
         while frontier:
-            new = 0
-            for line, codes, landings in jumps[frontier.pop()]:
-                new |= landings[codes[lines[line]]]
-            new &= pass_ok & ~seen
+            line0, codes0, landings0, line1, codes1, landings1, line2, codes2, landings2 = jumps[frontier.pop()]
+            new = (landings0[codes0[lines[line0]]] | landings1[codes1[lines[line1]]]
+                   | landings2[codes2[lines[line2]]]) & pass_ok & ~seen
             seen |= new
             while chain and new:
                 low = new & -new
@@ -272,7 +274,15 @@ def legal_move_ids(board: Sequence[int], mark: int, long: bool, chain: bool, ban
                 new ^= low
         for line, bit in _LINE_BITS[start]:
             lines[line] ^= bit
-        ends = (seen & ~(1 << start) | _STEP_BITS[start] & ~occupied) & stop_ok
+        result.append((start, (seen & ~(1 << start) | _STEP_BITS[start] & ~occupied) & stop_ok))
+    return result
+
+
+def legal_move_ids(board: Sequence[int], mark: int, long: bool, chain: bool, ban: bytes) -> list[int]:
+    """The ids of every move of the pieces marked ``mark`` — the moves :func:`destinations`
+    gives, in the same order (by start, then end) — or the pass's id when there is none."""
+    ids: list[int] = []
+    for start, ends in move_ends(board, mark, long, chain, ban):
         base = start * NUM_HOLES
         while ends:
             low = ends & -ends

@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from qipan.games.chinese_checkers.board import HOLES, NAMES
-from qipan.rl.encoders import Encoder, Observation, relative
+from qipan.games.chinese_checkers.board import HOLES, NAMES, NUM_HOLES
+from qipan.games.chinese_checkers.moves import NUM_MOVE_IDS, PASS
+from qipan.rl.encoders import ActionMask, Encoder, Observation, relative
 
 _CELL: dict[str, tuple[int, int]] = {name: (8 - r, q + 8) for name, (q, r, _s) in zip(NAMES, HOLES, strict=True)}
 _HOLES = np.zeros((17, 17), dtype=np.float32)
@@ -32,6 +33,7 @@ for _r, _c in _CELL.values():
     _HOLES[_r, _c] = 1.0
 _FLAT = np.array([r * 17 + c for r, c in _CELL.values()], dtype=np.intp)
 """Per hole index, its cell in a flattened 17×17 plane."""
+_END_BYTES = (NUM_HOLES + 7) // 8
 _CAPTURE_STEP_LIMIT = 60
 _MAX_CAPTURES = 59
 
@@ -92,20 +94,38 @@ class ChineseCheckersEncoder(Encoder):
         obs = self.zeros()
         flat = obs.reshape(len(self.planes), -1)
         board = np.frombuffer(bytes(state.board), dtype=np.uint8)
-        holes = np.flatnonzero(board)
         n = self.players
         if self.capture:
-            flat[0, _FLAT[holes]] = 1.0
+            flat[0, _FLAT] = board  # 1 for any piece
             obs[1] = _HOLES
-            for seat, score in enumerate(state.scores):
-                obs[2 + relative(seat, player, n)] = _HOLES * min(1.0, score / _MAX_CAPTURES)
-            obs[2 + n] = _HOLES * min(1.0, state.quiet / _CAPTURE_STEP_LIMIT)
+            # Seats counted from the viewer, then the quiet moves: every plane _HOLES times a value.
+            factors = [min(1.0, state.scores[(player + k) % n] / _MAX_CAPTURES) for k in range(n)]
+            factors.append(min(1.0, state.quiet / _CAPTURE_STEP_LIMIT))
+            np.multiply(np.array(factors, dtype=np.float32)[:, None, None], _HOLES, out=obs[2:])
             return obs
+        holes = np.flatnonzero(board)
         flat[(board[holes].astype(np.intp) - 1 - player) % n, _FLAT[holes]] = 1.0
         obs[n:2 * n + 1] = self._targets(player)
         for seat in state.finished:
             obs[2 * n + 1 + relative(seat, player, n)] = _HOLES
         return obs
+
+    def legal_mask(self, state: Any) -> ActionMask:
+        """The race: each piece's row of 121 ids (start * 121 + end) is its bitboard of move ends
+        (``game.move_ends``), unpacked by numpy; the pass when no piece can move."""
+        if self.capture:
+            return super().legal_mask(state)
+        game: Any = self.game
+        ends = game.move_ends(state)
+        mask = np.zeros(NUM_MOVE_IDS, dtype=np.int8)
+        if any(bits for _, bits in ends):
+            data = b"".join([bits.to_bytes(_END_BYTES, "little") for _, bits in ends])
+            rows = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little").reshape(len(ends), -1)
+            by_start = mask[:NUM_HOLES * NUM_HOLES].reshape(NUM_HOLES, NUM_HOLES)
+            by_start[[start for start, _ in ends]] = rows[:, :NUM_HOLES]
+        else:
+            mask[PASS.id] = 1
+        return mask
 
     @functools.cache  # noqa: B019 - one small array per seat, for the encoder's lifetime
     def _targets(self, player: int) -> Observation:
