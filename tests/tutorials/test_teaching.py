@@ -296,3 +296,13 @@ def test_a_turn_with_no_piece_on_the_field_brings_one_in_before_the_roll() -> No
     assert view["log"] == ["player 1 brings a piece from the reserve to I", "player 1 rolls 1,3"]
     assert [p["cell"] for p in view["pieces"] if p["player"] == 0] == ["I", "J"] and view["reserve"][0] == 1
     assert "A3" in view["indirect"] and "A5" not in view["indirect"]  # (what the last step says of I+1 and I+3)
+
+
+def test_two_generated_cards_return_two_in_the_ranges_order() -> None:
+    at = replay(course("shengke").lesson("two-returns"), ["wood1@c3"])
+    me = at.game.view(at.state, 0)["players"][0]
+    assert [c["id"] for c in me["decks"]["fire"]["bottom"]] == ["fire5", "fire3"]  # (fire3 the very last)
+    assert not [c for c in me["discard"] if c["element"] == "fire"]
+    assert [e["text"] for e in at.game.view(at.state, 0)["events"]] == [
+        "青翼龍 at c3: 行生 on 赤羽鳳 at b3 returns 赤爪虎 to the bottom of the fire deck",
+        "青翼龍 at c3: 行生 on 赤鬃獅 at d3 returns 赤眼狼 to the bottom of the fire deck"]

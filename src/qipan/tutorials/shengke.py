@@ -103,6 +103,10 @@ def _drew_two(game: Any, before: Any, after: Any) -> bool:
     return bool(sizes[0] - sizes[1] == 2)
 
 
+def _returned_two(game: Any, before: Any, after: Any) -> bool:
+    return len(_mine(game, before)["discard"]) - len(_mine(game, after)["discard"]) == 2
+
+
 def _won(game: Any, before: Any, after: Any) -> bool:
     return bool(game.to_move(after) is None and game.returns(after)[0] > 0)
 
@@ -327,6 +331,27 @@ LESSONS = (
               Text("From there not both wood cards are on its diagonals: it would draw one card or none.",
                    "從那裡兩張木牌不會都在它的斜角：只會抽到一張或一張也沒有。"),
               goal=_drew_two, example="fire2@c3"),),
+        options=FIRST_JIA,
+    ),
+    Lesson(
+        "two-returns", Text("行生 twice", "兩次行生"),
+        Text("Two generated cards in the out-range return two cards, one each, in the order of the range. 乙 has fire "
+             "cards on b3 and d3. Your discard pile holds 赤眼狼 (fire3) and, discarded after it, 赤爪虎 (fire5). "
+             "青翼龍 (wood1) has out 3: front, left, right.",
+             "出範圍內有兩張被它生的牌，就各取回一張，共兩張，依範圍的順序。乙在 b3 和 d3 各有一張火牌。"
+             "你的棄牌堆有赤眼狼（fire3），以及在它之後丟棄的赤爪虎（fire5）。青翼龍（wood1）的出是 3：前、左、右。"),
+        ("one-per-card",), "shengke",
+        table(("wood1",), {"b3": (1, "fire1"), "d3": (1, "fire2")}, (1, 5), discard=(*WATER, "fire3", "fire5")),
+        (Step(Text("Place 青翼龍 where both fire cards are in its out-range.",
+                   "把青翼龍放在兩張火牌都在它出範圍內的位置。"),
+              Text("行生 twice: for b3 first (left comes before right in range 3) it took back 赤爪虎, the most "
+                   "recent fire card, then for d3 赤眼狼. Both went to the bottom of your fire deck in that order: "
+                   "赤眼狼 is the very last card, 赤爪虎 just above it.",
+                   "兩次行生：先為 b3（範圍 3 裡左在右之前）取回最近丟棄的火牌赤爪虎，再為 d3 取回赤眼狼。"
+                   "兩張依這個順序放到火牌堆底部：赤眼狼在最底，赤爪虎在它上面。"),
+              Text("From there not both fire cards are in its out-range (front, left and right).",
+                   "從那裡兩張火牌不會都在它的出範圍內（前、左、右）。"),
+              goal=_returned_two, example="wood1@c3"),),
         options=FIRST_JIA,
     ),
     Lesson(
