@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import qipan
 from qipan.core.game import Game
 from qipan.rl.env import QipanEnv
 from tests.rl.cases import CASES, case_id, make_env
@@ -86,7 +87,7 @@ def test_an_out_of_range_id_is_illegal_not_wrapped() -> None:
     env = make_env(("abalone", "standard", {}))
     env.reset(seed=0)
     last = env.legal_action_ids()[-1]
-    with pytest.raises(Exception, match="illegal action id"):
+    with pytest.raises(qipan.GameError, match="illegal action id"):
         env.step(last - env.game.num_distinct_actions)  # a negative index would wrap to ``last``
     assert np.count_nonzero(env.observe("player_0")["action_mask"]) == 44
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from qipan.games.kelighine.board import INDIRECT, NAMES, J
-from qipan.games.kelighine.state import RESERVE, Piece
+from qipan.games.kelighine.state import RESERVE
 from qipan.rl.encoders import Encoder, Layout, Observation, relative, scatter
 
 PHASES = ("roll", "ones", "act", "push", "over")
@@ -70,8 +70,8 @@ class KelighineEncoder(Encoder):
             row = cells[_INDEX[piece["cell"]]]
             base = 4 * relative(piece["player"], me, n)
             row[base] += 1 / each
-            row[base + 1] = max(row[base + 1], _tier(piece))
-            row[base + 2] = max(row[base + 2], _progress(piece))
+            row[base + 1] = max(row[base + 1], _tier(piece["face"]))
+            row[base + 2] = max(row[base + 2], _lap(piece["lap_progress"]))
         for coin in view["coins"]:
             cells[_INDEX[coin["cell"]], 4 * relative(coin["player"], me, n) + 3] = 1
         shared = 4 * n
@@ -101,7 +101,7 @@ class KelighineEncoder(Encoder):
                     cells[_INDEX[view["starts"][push["player"]]], shared + 3] = 1
             obs[lay["push_owner"].start + relative(push["player"], me, n)] = 1
             obs[lay["push_cause"].start + CAUSES.index(push["cause"])] = 1
-            obs[lay["push_piece"]] = [_tier(push["piece"]), _progress(push["piece"])]
+            obs[lay["push_piece"]] = [_tier(push["piece"]["face"]), _lap(push["piece"]["lap_progress"])]
         return obs
 
 
@@ -122,7 +122,7 @@ class KelighineEncoder(Encoder):
                 if piece.cell != RESERVE:
                     at = piece.cell * per + base
                     values[at] = values.get(at, 0.0) + 1 / each
-                    values[at + 1] = max(values.get(at + 1, 0.0), _piece_tier(piece))
+                    values[at + 1] = max(values.get(at + 1, 0.0), _tier(piece.face))
                     values[at + 2] = max(values.get(at + 2, 0.0), _lap(game.lap_progress(owner, piece)))
         for owner, pieces in enumerate(state.pieces):
             for piece in pieces:
@@ -152,7 +152,7 @@ class KelighineEncoder(Encoder):
             values[starts["push_owner"] + relative(push.owner, player, n)] = 1
             values[starts["push_cause"] + push.cause] = 1
             piece = push.piece._replace(cell=push.origin, entry=-1)
-            values[starts["push_piece"]] = _piece_tier(piece)
+            values[starts["push_piece"]] = _tier(piece.face)
             values[starts["push_piece"] + 1] = _lap(game.lap_progress(push.owner, piece))
         return scatter(self._template().copy(), values)
 
@@ -166,20 +166,11 @@ class KelighineEncoder(Encoder):
         return obs
 
 
-def _piece_tier(piece: Piece) -> float:
-    face = piece.face
+def _tier(face: int) -> float:
+    """Highest completed tier / 3 from the die face a piece shows (6: none yet)."""
     return 0.0 if face == 6 else face / 3
 
 
 def _lap(lap: Mapping[str, int] | None) -> float:
-    return 0.0 if lap is None else min(1.0, lap["steps"] / lap["of"])
-
-
-def _tier(piece: Mapping[str, Any]) -> float:
-    face: int = piece["face"]
-    return 0.0 if face == 6 else face / 3
-
-
-def _progress(piece: Mapping[str, Any]) -> float:
-    lap = piece["lap_progress"]
+    """Progress of the lap under way (a view's ``lap_progress``), 0 when there is none."""
     return 0.0 if lap is None else min(1.0, lap["steps"] / lap["of"])
