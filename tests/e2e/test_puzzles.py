@@ -91,7 +91,7 @@ def test_an_eject_in_3_solved_against_the_defender(open_page: OpenPage, server: 
     shots(page, f"puzzle-eject-solved-{size}")
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
     page.goto(f"{server.base}/puzzles")
-    expect(page.locator(f'[data-puzzle="{hard.id}"] .learn-tick')).to_have_text("✓ solved")
+    expect(page.locator(f'[data-puzzle="{hard.id}"] .learn-tick')).to_have_text("● solved")
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -8,19 +8,14 @@ export default {
     "puzzle.goal.shiqi": "Leave one piece", "puzzle.rating.easy": "Easy", "puzzle.rating.medium": "Medium",
     "puzzle.rating.hard": "Hard", "puzzle.unavailable": "The puzzle of the day is not available right now.",
     "puzzle.listTitle": "Puzzles",
-    "puzzle.listIntro": "Puzzles on qipan's engines: cross the Chinese Checkers star in as few moves as you can, "
-      + "leave one piece in 食棋, push an Abalone marble off against a defender that resists.",
+    "puzzle.listIntro": "Puzzles on qipan's engines: cross the Chinese Checkers star in as few moves as you can, leave one piece in 食棋, push an Abalone marble off against a defender that resists.",
     "puzzle.kind.crossing": "Chinese Checkers solitaire", "puzzle.kind.shiqi": "食棋 (capture solitaire)",
-    "puzzle.kind.eject": "Abalone: eject in N", "puzzle.today": "today", "puzzle.solvedMark": "✓ solved",
+    "puzzle.kind.eject": "Abalone: eject in N", "puzzle.today": "today", "puzzle.solvedMark": "● solved",
     "puzzle.back": "All puzzles",
-    "puzzle.task.crossing": "Move your ten pieces into the opposite point, in as few moves as you can. "
-      + "Best known: {n} moves.",
-    "puzzle.task.crossingOptimal": "Move your ten pieces into the opposite point, in as few moves as you can. "
-      + "The optimum is {n} moves (proved).",
-    "puzzle.task.shiqi": "Capture by jumping over an adjacent piece until one piece is left. Captures are compulsory; "
-      + "a step only when no capture exists.",
-    "puzzle.task.eject": "You play {side}. Push a marble of the other side off the board within {n} of your moves, "
-      + "whatever it does.",
+    "puzzle.task.crossing": "Move your ten pieces into the opposite point, in as few moves as you can. Best known: {n} moves.",
+    "puzzle.task.crossingOptimal": "Move your ten pieces into the opposite point, in as few moves as you can. The optimum is {n} moves (proved).",
+    "puzzle.task.shiqi": "Capture by jumping over an adjacent piece until one piece is left. Captures are compulsory; a step only when no capture exists.",
+    "puzzle.task.eject": "You play {side}. Push a marble of the other side off the board within {n} of your moves, whatever it does.",
     "puzzle.status.crossing": "Moves: {moves} · in the target: {inside} of 10",
     "puzzle.status.shiqi": "Pieces left: {left} · moves: {moves}",
     "puzzle.status.eject": "Your move {k} of {n}",
@@ -52,7 +47,7 @@ export default {
     "puzzle.listTitle": "謎題",
     "puzzle.listIntro": "用 qipan 的引擎出的謎題：用最少步數讓跳棋走到對角、食棋吃到只剩一顆、在會抵抗的守方面前把角力棋的棋子推出棋盤。",
     "puzzle.kind.crossing": "跳棋單人挑戰", "puzzle.kind.shiqi": "單人食棋",
-    "puzzle.kind.eject": "角力棋：N 步內逐出", "puzzle.today": "今天", "puzzle.solvedMark": "✓ 已解開",
+    "puzzle.kind.eject": "角力棋：N 步內逐出", "puzzle.today": "今天", "puzzle.solvedMark": "● 已解開",
     "puzzle.back": "全部謎題",
     "puzzle.task.crossing": "用最少的步數把十顆棋子全部走進對面的角。已知最佳：{n} 步。",
     "puzzle.task.crossingOptimal": "用最少的步數把十顆棋子全部走進對面的角。最佳解是 {n} 步（已證明）。",
