@@ -29,11 +29,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the frozen reference encoders live with the tests
 
-from qipan.rl.encoders import Encoder  # noqa: E402
 from tests.rl.reference import ReferencePath  # noqa: E402
 
 import qipan.rl  # noqa: E402
 from qipan.core.registry import game_class  # noqa: E402
+from qipan.rl.encoders import Encoder  # noqa: E402
 from qipan.rl.env import QipanEnv  # noqa: E402
 
 
