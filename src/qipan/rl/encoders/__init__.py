@@ -2,7 +2,7 @@
 
 An encoder's meaning is ``encode(game.view(state, player))`` — the JSON a player may know — so an
 observation cannot carry hidden information the view does not. :meth:`Encoder.observe` computes
-the same array straight from the state (several times cheaper than building the view), and
+the same array straight from the state, without building the view's JSON, and
 :meth:`Encoder.legal_mask` the action mask straight from the move generator; a test compares
 both with the view-based arrays on random games. Every value lies in [0, 1].
 
