@@ -4,6 +4,8 @@ judged move by move (stateless), bounded hints, hostile input and the rate limit
 from __future__ import annotations
 
 import datetime
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,33 @@ def test_playing_spends_positions_and_hints_analyses(tmp_path: Path) -> None:
         hints = [client.post("/api/puzzles/shiqi/hint", json={}) for _ in range(2)]
         assert [h.status_code for h in hints] == [200, 429]
         assert hints[1].json()["error"].startswith("too many analyses")
+
+
+def test_one_client_has_one_shiqi_search_at_a_time_and_the_process_two(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worst-case 食棋 hint (no finish, the whole budget) takes about a second of one core: at the
+    analyse rate (120 a minute) one client could keep two cores searching without this bound."""
+    started, release = threading.Semaphore(0), threading.Event()
+    searched = attempt.Shiqi.search
+
+    def slow(self: attempt.Shiqi, max_nodes: int = attempt.HINT_NODES) -> capture.Finish:
+        started.release()
+        release.wait(30)
+        return searched(self, max_nodes)
+
+    monkeypatch.setattr(attempt.Shiqi, "search", slow)
+    app = create_app(str(tmp_path / "q.db"), ai_processes=False)
+    with TestClient(app, client=("192.0.2.1", 1)) as one, TestClient(app, client=("192.0.2.2", 1)) as two, \
+            TestClient(app, client=("192.0.2.3", 1)) as three, ThreadPoolExecutor(2) as pool:
+        first = pool.submit(one.post, "/api/puzzles/shiqi/hint", json={})
+        assert started.acquire(timeout=30)
+        again = one.post("/api/puzzles/shiqi/hint", json={})
+        assert again.status_code == 503 and again.json()["error"].startswith("at most 1 hint search at once")
+        assert one.post("/api/puzzles/abalone-003/hint", json={}).status_code == 200  # not a search
+        other = pool.submit(two.post, "/api/puzzles/shiqi/hint", json={})
+        assert started.acquire(timeout=30)
+        full = three.post("/api/puzzles/shiqi/hint", json={})
+        assert full.status_code == 503 and full.headers["retry-after"] == "2"
+        release.set()
+        assert first.result().json()["status"] == "found" and other.result().status_code == 200
+        assert one.post("/api/puzzles/shiqi/hint", json={}).status_code == 200

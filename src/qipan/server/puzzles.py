@@ -13,15 +13,21 @@ Every request is bounded: at most :data:`MAX_MOVES` moves of at most
 :data:`qipan.puzzles.attempt.MAX_MOVE_TEXT` characters; the Abalone prover and the 食棋 hint
 search stop at a node budget. Playing spends a ``position`` token, a hint an ``analyse`` token
 (:mod:`qipan.server.limits`); the routes are plain functions, so they run in the thread pool,
-not on the event loop.
+not on the event loop. A 食棋 hint may search for about a second of one core, so a client has at most
+:data:`SEARCHES_PER_CLIENT` of them under way and the process :data:`SEARCHES` (beyond: 503): the
+analyse rate alone (120 a minute) would let one client keep two cores searching.
 """
 
 from __future__ import annotations
 
 import datetime
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 from pydantic import Field, StringConstraints
 
 from qipan.core import GameError
@@ -31,7 +37,8 @@ from qipan.puzzles.catalogue import Entry, catalogue, find, puzzle_of_the_day
 from qipan.puzzles.data import load
 from qipan.server import models
 from qipan.server.edge import limited
-from qipan.server.errors import NotFound
+from qipan.server.errors import Busy, NotFound
+from qipan.server.limits import client_key
 from qipan.server.tutorials import Words
 from qipan.tutorials.reasons import in_chinese
 
@@ -39,6 +46,11 @@ router = APIRouter()
 
 MAX_MOVES = 250
 """Most moves a request may carry: a crossing takes 20-30, a 食棋 finish about 71."""
+
+SEARCHES = 2
+"""食棋 hint searches this process runs at once (the GIL makes more no faster)."""
+SEARCHES_PER_CLIENT = 1
+"""食棋 hint searches one client may have under way at once."""
 
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_MOVE_TEXT)]
 PuzzleId = Annotated[str, Path(max_length=40, description="a puzzle id from GET /api/puzzles")]
@@ -123,6 +135,34 @@ WRONG = {"en": "it does not force a push-off in the moves left.", "zh-Hant": "�
 """Why a legal Abalone try is ``wrong`` (the client puts "Not the winning move:" before it)."""
 
 
+class SearchBusy(Busy):
+    """As many 食棋 hint searches under way as allowed, for this client or this process (503)."""
+
+    retry_after = 2
+
+
+_searching: Counter[str] = Counter()
+_searching_lock = threading.Lock()
+
+
+@contextmanager
+def _search_slot(client: str) -> Iterator[None]:
+    """Hold one of the 食棋 hint search slots for ``client``: :class:`SearchBusy` when there is none."""
+    with _searching_lock:
+        if _searching[client] >= SEARCHES_PER_CLIENT:
+            raise SearchBusy(f"at most {SEARCHES_PER_CLIENT} hint search at once; wait for the one under way")
+        if _searching.total() >= SEARCHES:
+            raise SearchBusy("the server is searching for as many hints as it can; try again in a few seconds")
+        _searching[client] += 1
+    try:
+        yield
+    finally:
+        with _searching_lock:
+            _searching[client] -= 1
+            if not _searching[client]:
+                del _searching[client]
+
+
 def _info(entry: Entry) -> dict[str, Any]:
     optimal = entry.kind != "crossing" or bool(load("crossings.json")[entry.jump]["optimal"])
     return {"id": entry.id, "kind": entry.kind, "rating": entry.rating, "par": entry.par,
@@ -203,16 +243,18 @@ def _state(entry: Entry, attempt: Attempt, moves: list[str], verdict: dict[str, 
 
 @router.post("/api/puzzles/{puzzle_id}/hint", response_model=Hint,
              responses=models.errors(400, 404, *models.CHANGES), dependencies=[limited("analyse")])
-def post_hint(puzzle_id: PuzzleId, body: HintRequest) -> dict[str, Any]:
+def post_hint(puzzle_id: PuzzleId, body: HintRequest, request: Request) -> dict[str, Any]:
     """A next move from the position after ``moves``: 食棋, the first move of a one-piece finish
     found within the search budget (or a proof that none is left); Abalone, a move that still
-    forces the push-off. Crossings have none."""
+    forces the push-off. Crossings have none. A 食棋 search is refused (503) while the same client
+    has one under way, or the process :data:`SEARCHES`."""
     entry = _entry(puzzle_id)
     attempt = _replay(entry, list(body.moves))
     if attempt.done:
         raise GameError("the puzzle is over; start again or take a move back")
     if isinstance(attempt, Shiqi):
-        found = attempt.search(HINT_NODES)
+        with _search_slot(client_key(request.scope)):
+            found = attempt.search(HINT_NODES)
         if found.found and found.moves:
             return {"status": "found", "move": str(found.moves[0]), "nodes": found.nodes}
         return {"status": "none" if found.complete else "budget", "move": None, "nodes": found.nodes}
