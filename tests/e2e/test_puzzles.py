@@ -73,9 +73,11 @@ def test_an_eject_in_3_solved_against_the_defender(open_page: OpenPage, server: 
     expect(feedback).to_contain_text(
         "Not the winning move: it does not force a push-off in the moves left. Nothing changed.")
     expect(page.locator("#puzzle-status")).to_have_text("Your move 1 of 3")
-    play(page, "a1a9")
+    refused = refused_move(hard.id)
+    play(page, refused)
     expect(feedback).to_have_attribute("data-kind", "illegal")
-    expect(feedback).to_contain_text("Nothing changed.")
+    reason = start(find(hard.id)).judge(refused).reason  # the engine's words end without a full stop
+    expect(feedback).to_have_text(f"Illegal: {reason}. Nothing changed.")
     page.click("#puzzle-hint")
     expect(feedback).to_have_text(f"Hint: try {hard.solution}.")
     play(page, line[0])
@@ -170,6 +172,7 @@ def test_chinese_and_the_lobby_link(open_page: OpenPage, server: Any, shots: Any
     play(page, refused)
     side = "黑方" if start(find(hard.id)).player == 0 else "白方"
     expect(page.locator("#puzzle-feedback")).to_contain_text(f"不合規則： 不合規則的一步 {refused}：{side}在 ")
+    expect(page.locator("#puzzle-feedback")).to_contain_text("上沒有棋子。 局面沒有改變。")
     shots(page, f"puzzle-eject-refused-zh-{size}")
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
 

@@ -12,6 +12,8 @@ import { sideName } from "./gamewords.js";
 const SOLVED = "qipan.puzzles";
 
 const say = (words) => (words ? words[lang] ?? words.en : "");
+/** ``text`` ending a sentence: the engine's reasons have no full stop, and "Nothing changed." follows. */
+const sentence = (text) => (/[.!?。！？]$/.test(text) ? text : `${text}${lang === "zh-Hant" ? "。" : "."}`);
 
 function solvedIds() {
   try {
@@ -152,7 +154,7 @@ class PuzzlePage {
       const reply = pos.line.at(-1)?.reply;
       box.append(t("puzzle.played", { move: verdict.move }), reply ? ` ${t("puzzle.reply", { reply })}` : "");
     } else if (verdict?.kind === "wrong" || verdict?.kind === "illegal") {
-      box.append(h("strong", { text: t(`puzzle.${verdict.kind}`) }), " ", say(verdict.reason), " ", t("puzzle.unchanged"));
+      box.append(h("strong", { text: t(`puzzle.${verdict.kind}`) }), " ", sentence(say(verdict.reason)), " ", t("puzzle.unchanged"));
     }
     if (pos.solved) markSolved(this.puzzle.id);
     e.form.hidden = pos.done;
