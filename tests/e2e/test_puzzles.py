@@ -134,6 +134,24 @@ def test_the_long_jump_crossing_is_never_called_optimal(open_page: OpenPage, ser
         "Crossed in 20 moves: as few as the best known (20; not proved optimal).")
 
 
+def test_a_hint_refused_by_a_limit_says_so_in_the_page_language(open_page: OpenPage, server: Any) -> None:
+    """The server's 503 (a 食棋 search already under way for this client) and 429 are in English."""
+    page = open_page(f"{server.base}/puzzles/shiqi")
+    page.wait_for_selector("#board svg")
+    page.route("**/api/puzzles/shiqi/hint", lambda route: route.fulfill(
+        status=503, headers={"Retry-After": "2"}, content_type="application/json",
+        body='{"error": "at most 1 hint search at once; wait for the one under way"}'))
+    page.click("#puzzle-hint")
+    feedback = page.locator("#puzzle-feedback")
+    expect(feedback).to_have_text("No hint right now: the server is busy or you asked for many. "
+                                  "Try again in a few seconds.")
+    page.click("#lang")
+    expect(page.locator("#puzzle-back")).to_have_text("全部謎題")
+    page.wait_for_selector("#board svg")
+    page.click("#puzzle-hint")
+    expect(page.locator("#puzzle-feedback")).to_have_text("現在無法提示：伺服器正忙，或你要求得太頻繁。請過幾秒再試。")
+
+
 def test_the_shiqi_finish_with_a_hint(open_page: OpenPage, server: Any, shots: Any) -> None:
     moves = solution(find("shiqi"))
     page = open_page(f"{server.base}/puzzles/shiqi")

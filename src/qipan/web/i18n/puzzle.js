@@ -36,6 +36,7 @@ export default {
     "puzzle.hint.none": "No solution is possible from here any more: take moves back.",
     "puzzle.hint.budget": "No hint found within the search budget (which proves nothing): take a move back or try on.",
     "puzzle.hint.unavailable": "Crossings have no hints.",
+    "puzzle.hint.busy": "No hint right now: the server is busy or you asked for many. Try again in a few seconds.",
     "puzzle.lineTitle": "Your moves", "puzzle.next": "Next puzzle",
   },
   "zh-Hant": {
@@ -73,6 +74,7 @@ export default {
     "puzzle.hint.none": "從這裡已經不可能解開了：請悔棋。",
     "puzzle.hint.budget": "在搜尋上限內沒有找到提示（這不代表無解）：可以悔一步，或繼續走。",
     "puzzle.hint.unavailable": "跳棋單人挑戰沒有提示。",
+    "puzzle.hint.busy": "現在無法提示：伺服器正忙，或你要求得太頻繁。請過幾秒再試。",
     "puzzle.lineTitle": "你走的步", "puzzle.next": "下一題",
   },
 };

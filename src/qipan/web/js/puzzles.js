@@ -217,7 +217,9 @@ class PuzzlePage {
       box.dataset.kind = "hint";
       box.append(t(`puzzle.hint.${hint.status}`, { move: hint.move }));
     } catch (err) {
-      toast(err.message);
+      // (429 and 503 are limits that free themselves; the server says so in English only)
+      if (err.status === 429 || err.status === 503) box.append(t("puzzle.hint.busy"));
+      else toast(err.message);
     } finally {
       this.busy = false;
     }
