@@ -201,6 +201,12 @@ def test_time_per_move_replaces_search_budgets() -> None:
             make_agent(game, "hard", bad)  # type: ignore[arg-type]
 
 
+def test_check_refuses_a_time_per_move_that_would_keep_a_game_going_for_days() -> None:
+    arena.check(ArenaSpec("kelighine", "hard", "random", time_per_move=arena.MAX_TIME_PER_MOVE))
+    with pytest.raises(GameError, match="at most 60 seconds, not 61"):
+        arena.check(ArenaSpec("kelighine", "hard", "random", time_per_move=61.0))
+
+
 def _chance_moves(path: str | None) -> list[str]:
     return [m["move"] for m in json.loads(Path(path or "").read_text())["moves"] if m["player"] == "chance"]
 

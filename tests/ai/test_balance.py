@@ -264,6 +264,7 @@ def test_plot_is_drawn(tmp_path: Path) -> None:
     (["kelighine", "--games", "ten"], "'ten' is not a whole number"),
     (["kelighine", "--games", "1000001"], "must be from 1 to 100000"),
     (["kelighine", "-t", "nan"], "'nan' is not a finite number"),
+    (["kelighine", "--level", "random", "--games", "2", "-t", "1e300"], "at most 60 seconds, not 1e+300"),
 ])
 def test_hostile_options_are_refused_in_one_line(args: list[str], message: str) -> None:
     code, text = cli(*args)

@@ -223,6 +223,10 @@ class GameResult:
     record: str | None = None
 
 
+MAX_TIME_PER_MOVE = 60.0
+"""The longest time per move a batch accepts (seconds): more would keep one game going for days."""
+
+
 @dataclass(frozen=True)
 class ArenaSpec:
     """Everything a worker process needs to play one game (picklable)."""
@@ -353,6 +357,9 @@ def check(spec: ArenaSpec, games: int = 1, jobs: int = 1, ray: RayCluster | None
     """Raise GameError for a bad game, option, agent name, count or runner, before any game starts."""
     if games < 1:
         raise GameError("games must be at least 1")
+    if spec.time_per_move is not None and spec.time_per_move > MAX_TIME_PER_MOVE:
+        raise GameError(f"the time per move must be at most {MAX_TIME_PER_MOVE:g} seconds, "
+                        f"not {spec.time_per_move:.3g}")
     runner.check(jobs, ray)
     game = spec.make_game()
     for name in (spec.a, spec.b):
