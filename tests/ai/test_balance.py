@@ -7,6 +7,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -345,3 +346,43 @@ def test_output_that_is_no_regular_file_is_refused_before_any_game(tmp_path: Pat
         code, text = cli("shengke", "--level", "random", "--games", "2", option, str(target))
         assert code == 2, text
         assert "is not a file" in text and "in every seat" not in text, text  # no game was played
+
+
+def test_a_folder_that_takes_no_file_is_refused_before_any_game(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def read_only(*args: Any, **kwargs: Any) -> Any:  # what a read-only folder or /proc answers
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    for option, name in (("--json", "r.json"), ("--plot", "r.png")):
+        code, text = cli("kelighine", "--level", "random", "--games", "2", option, str(tmp_path / name))
+        assert code == 2, text
+        assert f"cannot write '{name}' in" in text and "Permission denied" in text, text
+        assert "in every seat" not in text, text  # no game was played
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_report_stopped_mid_write_leaves_the_earlier_one_whole(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "r.json"
+    out.write_text('{"earlier": true}\n', encoding="utf-8")
+    write_text = Path.write_text
+
+    def disk_full(self: Path, text: str, *args: Any, **kwargs: Any) -> int:
+        write_text(self, text[:100], *args, **kwargs)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", disk_full)
+    code, text = cli("kelighine", "--level", "random", "--games", "2", "--json", str(out))
+    assert code == 2 and "No space left on device" in text, text
+    assert json.loads(out.read_text(encoding="utf-8")) == {"earlier": True}
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # and no temporary file is left behind
+
+
+def test_a_report_written_through_a_link_keeps_the_link(tmp_path: Path) -> None:
+    (tmp_path / "reports").mkdir()
+    link = tmp_path / "latest.json"
+    link.symlink_to(tmp_path / "reports" / "r.json")
+    code, text = cli("kelighine", "--level", "random", "--games", "2", "--json", str(link))
+    assert code == 0, text
+    assert link.is_symlink() and json.loads(link.read_text(encoding="utf-8"))["game"] == "kelighine"

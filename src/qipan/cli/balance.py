@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Annotated, Any
@@ -174,6 +177,20 @@ def write_plot(report: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file beside it: a run stopped mid-write (or a
+    full disk) leaves the earlier file whole, never half a report."""
+    target = path.resolve()  # a symbolic link keeps pointing where it did
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
 def _check_outputs(json_out: Path | None, plot: Path | None) -> None:
     """Refuse, before any game, output files that could not be written at the end."""
     for path in (json_out, plot):
@@ -183,6 +200,13 @@ def _check_outputs(json_out: Path | None, plot: Path | None) -> None:
             raise GameError(f"no folder {path.parent} to write {path.name} in")
         if path.exists() and not path.is_file():  # a folder fails, a FIFO blocks, after every game
             raise GameError(f"{brief(str(path), 80)} is not a file")
+        try:  # a folder that takes no new file (read-only, /proc) would fail only after every game
+            handle, probe = tempfile.mkstemp(dir=path.resolve().parent, prefix=".qipan-")
+            os.close(handle)
+            os.unlink(probe)
+        except OSError as exc:
+            raise GameError(f"cannot write {brief(path.name, 60)} in {brief(str(path.parent), 80)}: "
+                            f"{exc.strerror or 'failed'}") from None
     if plot is not None:
         if plot.suffix.lower() not in PLOT_SUFFIXES:
             kind = plot.suffix or "a file without one"
@@ -265,7 +289,7 @@ def balance_command(
         if report["sweep"] is not None:
             console.print(sweep_table(report))
         if json_out is not None:
-            json_out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            write_atomically(json_out, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
             console.print(f"report written to {json_out}")
         if plot is not None:
             write_plot(report, plot)
