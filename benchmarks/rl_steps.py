@@ -1,6 +1,7 @@
 """Environment steps per second of qipan's PettingZoo environments, before and after the direct
 observation and mask paths (issue 23), beside PettingZoo's own chess_v6 and connect_four_v3.
 
+    pip install -e '.[bench]'   # pettingzoo[classic]: chess_v6 needs python-chess, both pygame
     nice -n 10 python benchmarks/rl_steps.py
     python benchmarks/rl_steps.py --game abalone --variant belgian-daisy --no-pettingzoo
 
@@ -136,7 +137,7 @@ def main() -> None:
             try:
                 module = importlib.import_module(f"pettingzoo.classic.{name}")
             except ModuleNotFoundError as exc:  # chess_v6 needs python-chess, both pygame
-                print(f"{label:<33} needs {exc.name}: pip install 'pettingzoo[classic]'")
+                print(f"{label:<33} needs {exc.name}: pip install 'qipan[bench]' (pettingzoo[classic])")
                 continue
             rate = steps_per_second([module.env()], args.steps, args.seed, args.rounds)[0]
             print(f"{label:<33} {rate:>14.0f}", flush=True)

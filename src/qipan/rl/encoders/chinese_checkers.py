@@ -17,7 +17,6 @@ rotated, because action ids are absolute.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -58,6 +57,8 @@ class ChineseCheckersEncoder(Encoder):
                 *(f"target holes of seat +{k}" for k in range(n)),
                 *(f"seat +{k} has finished (whole board)" for k in range(n)),
             )
+        self.constant_planes = [self._targets(player) for player in range(n)]
+        """Per viewer, the planes that never change (:meth:`_targets`)."""
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -105,7 +106,7 @@ class ChineseCheckersEncoder(Encoder):
             return obs
         holes = np.flatnonzero(board)
         flat[(board[holes].astype(np.intp) - 1 - player) % n, _FLAT[holes]] = 1.0
-        obs[n:2 * n + 1] = self._targets(player)
+        obs[n:2 * n + 1] = self.constant_planes[player]
         for seat in state.finished:
             obs[2 * n + 1 + relative(seat, player, n)] = _HOLES
         return obs
@@ -127,7 +128,6 @@ class ChineseCheckersEncoder(Encoder):
             mask[PASS.id] = 1
         return mask
 
-    @functools.cache  # noqa: B019 - one small array per seat, for the encoder's lifetime
     def _targets(self, player: int) -> Observation:
         """The constant planes seen by ``player``: the star's holes, then each seat's target."""
         n = self.players

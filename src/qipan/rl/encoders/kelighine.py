@@ -13,7 +13,6 @@ are counted from the viewer: seat +0 is the viewer, +1 the next player, and so o
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,6 +53,8 @@ class KelighineEncoder(Encoder):
             ("push_cause", len(CAUSES), "why it is pushed: " + ", ".join(CAUSES)),
             ("push_piece", 2, "pushed piece: highest completed tier / 3, lap progress"),
         )
+        self.template = self._template()
+        """The observation's constant part, which :meth:`observe` starts from."""
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -154,9 +155,8 @@ class KelighineEncoder(Encoder):
             piece = push.piece._replace(cell=push.origin, entry=-1)
             values[starts["push_piece"]] = _tier(piece.face)
             values[starts["push_piece"] + 1] = _lap(game.lap_progress(push.owner, piece))
-        return scatter(self._template().copy(), values)
+        return scatter(self.template.copy(), values)
 
-    @functools.cache  # noqa: B019 - one small array for the encoder's lifetime
     def _template(self) -> Observation:
         """The observation's constant part: the cell kinds."""
         obs = self.zeros()

@@ -15,7 +15,6 @@ action ids are absolute.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -64,6 +63,8 @@ class ShengKeEncoder(Encoder):
             ("todo", 5, "elements still to place this turn / 2"),
             ("bonus", 1, "first_bonus / 25"),
         )
+        self.indices = self._indices()
+        """Per player, the encoded index of each card of their deck (:meth:`_indices`)."""
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -130,7 +131,7 @@ class ShengKeEncoder(Encoder):
         game: Any = self.game
         starts = self.layout.starts
         me, opp = player, 1 - player
-        index = self._indices()
+        index = self.indices
         elements = game.card_elements  # by card key: owner * DECK + index in the deck
         values: dict[int, float] = {}
         for cell, key in enumerate(state.field):  # the field comes first in the layout
@@ -189,7 +190,6 @@ class ShengKeEncoder(Encoder):
         np.clip(obs, 0.0, 1.0, out=obs)
         return obs
 
-    @functools.cache  # noqa: B019 - two small tuples for the encoder's lifetime
     def _indices(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Per player, the encoded index of each card of their deck (by its id, as views name it)."""
         game: Any = self.game
