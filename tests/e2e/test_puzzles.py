@@ -152,6 +152,23 @@ def test_a_hint_refused_by_a_limit_says_so_in_the_page_language(open_page: OpenP
     expect(page.locator("#puzzle-feedback")).to_have_text("現在無法提示：伺服器正忙，或你要求得太頻繁。請過幾秒再試。")
 
 
+def test_a_move_typed_while_a_hint_is_on_its_way_is_kept(open_page: OpenPage, server: Any) -> None:
+    page = open_page(f"{server.base}/puzzles/shiqi")
+    page.wait_for_selector("#board svg")
+    held: list[Any] = []
+    page.route("**/api/puzzles/shiqi/hint", lambda route: held.append(route))
+    page.click("#puzzle-hint")
+    page.wait_for_timeout(200)
+    assert held, "the hint request was not made"
+    move = solution(find("shiqi"))[0]
+    play(page, move)
+    expect(page.locator("#puzzle-move")).to_have_value(move)
+    held[0].continue_()
+    expect(page.locator("#puzzle-feedback")).to_contain_text("Hint: try ")
+    page.press("#puzzle-move", "Enter")
+    expect(page.locator("#puzzle-feedback")).to_have_text(f"Played {move}.")
+
+
 def test_the_shiqi_finish_with_a_hint(open_page: OpenPage, server: Any, shots: Any) -> None:
     moves = solution(find("shiqi"))
     page = open_page(f"{server.base}/puzzles/shiqi")

@@ -203,7 +203,7 @@ class PuzzlePage {
 
   typed() {
     const text = this.els.input.value.trim();
-    if (!text) return;
+    if (!text || this.busy) return; // (kept in the box while a hint or a move is on its way)
     this.els.input.value = "";
     this.play(text);
   }
