@@ -262,6 +262,7 @@ def test_plot_is_drawn(tmp_path: Path) -> None:
     (["kelighine", "--level", "random", "--skill"], "--skill needs a level below random"),
     (["kelighine", "--plot", "out.gif"], "--plot writes .png, .svg, .pdf files"),
     (["kelighine", "--json", "/no/such/folder/x.json"], "no folder"),
+    (["kelighine", "--json", "/no" + "/grandmaster" * 300 + "/x.json"], "no folder '/no/grandmaster/"),
     (["kelighine", "--games", "ten"], "'ten' is not a whole number"),
     (["kelighine", "--games", "1000001"], "must be from 1 to 100000"),
     (["kelighine", "-t", "nan"], "'nan' is not a finite number"),

@@ -197,7 +197,7 @@ def _check_outputs(json_out: Path | None, plot: Path | None) -> None:
         if path is None:
             continue
         if not path.resolve().parent.is_dir():
-            raise GameError(f"no folder {path.parent} to write {path.name} in")
+            raise GameError(f"no folder {brief(str(path.parent), 80)} to write {brief(path.name, 60)} in")
         if path.exists() and not path.is_file():  # a folder fails, a FIFO blocks, after every game
             raise GameError(f"{brief(str(path), 80)} is not a file")
         try:  # a folder that takes no new file (read-only, /proc) would fail only after every game
