@@ -41,3 +41,9 @@ def test_a_long_infinite_number_is_quoted_briefly_and_whole() -> None:
         loads(f'{{"a": {literal}}}')
     message = str(caught.value)
     assert message == "JSON numbers must be finite, not 1000000000000000000000000000000… (42 characters)"
+
+
+def test_an_unterminated_string_is_named_once_with_its_position() -> None:
+    with pytest.raises(GameError) as refused:
+        loads('{"a": "unclosed')
+    assert str(refused.value) == "not valid JSON (Unterminated string starting at character 6)"

@@ -93,7 +93,9 @@ def loads(text: str | bytes, *, max_chars: int | None = None, max_depth: int = M
     except GameError:
         raise
     except json.JSONDecodeError as exc:
-        raise GameError(f"not valid JSON ({exc.msg} at character {exc.pos})") from None
+        # json's own messages may end in "at" ("Unterminated string starting at").
+        what = exc.msg.removesuffix(" at")
+        raise GameError(f"not valid JSON ({what} at character {exc.pos})") from None
     except (ValueError, RecursionError):
         raise GameError("not valid JSON") from None
 
