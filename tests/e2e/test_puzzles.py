@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from qipan.puzzles.attempt import solution, start
-from qipan.puzzles.catalogue import find
+from qipan.puzzles.catalogue import catalogue, find
 from qipan.puzzles.eject import shipped
 from tests.e2e.conftest import SERVER_SCRIPT
 from tests.e2e.test_audit import axe_findings
@@ -167,6 +167,15 @@ def test_a_move_typed_while_a_hint_is_on_its_way_is_kept(open_page: OpenPage, se
     expect(page.locator("#puzzle-feedback")).to_contain_text("Hint: try ")
     page.press("#puzzle-move", "Enter")
     expect(page.locator("#puzzle-feedback")).to_have_text(f"Played {move}.")
+
+
+def test_an_address_in_capitals_opens_its_puzzle_and_a_malformed_one_the_list(open_page: OpenPage, server: Any) -> None:
+    page = open_page(f"{server.base}/puzzles/SHIQI")
+    page.wait_for_selector("#board svg")
+    expect(page.locator("#puzzle-status")).to_have_text("Pieces left: 60 · moves: 0")
+    page.goto(f"{server.base}/puzzles/%E0")
+    expect(page.locator("h1")).to_have_text("Puzzles")
+    expect(page.locator("[data-puzzle]")).to_have_count(len(catalogue()))
 
 
 def test_the_shiqi_finish_with_a_hint(open_page: OpenPage, server: Any, shots: Any) -> None:

@@ -35,7 +35,12 @@ export function goal(puzzle) {
 }
 
 export async function showPuzzles(app) {
-  const id = decodeURIComponent(location.pathname.replace(/^\/puzzles\/?/, "").replace(/\/$/, ""));
+  let id = location.pathname.replace(/^\/puzzles\/?/, "").replace(/\/$/, "");
+  try {
+    id = decodeURIComponent(id).trim().toLowerCase(); // (ids are lower case, as the server reads them)
+  } catch {
+    id = ""; // a malformed address (/puzzles/%E0): the list
+  }
   const { puzzles } = await api.puzzles();
   const puzzle = puzzles.find((p) => p.id === id);
   if (puzzle) await new PuzzlePage(app, puzzle, puzzles).open();
