@@ -143,8 +143,8 @@ def test_a_path_under_either_spelling_is_refused(client: TestClient, options: di
      f"option deck_0: a text of {MAX_TEXT + 113} characters is longer than {MAX_TEXT} characters"),
     ("{" + "Z" * (3 * MAX_TEXT),
      f"option 'deck_0': values must be numbers, true/false or strings of at most {MAX_TEXT} characters"),
-    ('{"cards": [{"id": "Z', "option deck_0: the inline deck is not valid JSON: not valid JSON (Unterminated string "
-                            "starting at at character 18)"),
+    ('{"cards": [{"id": "Z', "option deck_0: the inline deck is not valid JSON (Unterminated string "
+                            "starting at character 18)"),
     ('{"ZZZZ": 1}', "option deck_0: illegal deck: the deck has no 'cards' list"),
 ])
 def test_oversized_or_garbage_decks_are_refused_without_an_echo(client: TestClient, value: str,

@@ -213,7 +213,10 @@ def parse_deck_text(text: str, toml: bool, what: str = "the deck file") -> objec
     try:
         return tomllib.loads(text) if toml else jsonsafe.loads(text, max_chars=MAX_DECK_BYTES)
     except GameError as exc:
-        raise GameError(f"{what} is not valid {kind}: {exc}") from None
+        reason = str(exc)
+        if reason.startswith("not valid JSON"):  # jsonsafe names the kind itself
+            raise GameError(f"{what} is {reason}") from None
+        raise GameError(f"{what} is not valid {kind}: {reason}") from None
     except tomllib.TOMLDecodeError as exc:
         raise GameError(f"{what} is not valid {kind}: {brief_text(str(exc), 120)}") from None
     except (ValueError, RecursionError):  # a 5,000-digit number, nesting thousands deep
