@@ -103,6 +103,7 @@ def test_the_27_move_crossing_with_a_take_back(open_page: OpenPage, server: Any,
     page.wait_for_selector("#board svg")
     status = page.locator("#puzzle-status")
     expect(page.locator("#puzzle-task")).to_contain_text("The optimum is 27 moves (proved)")
+    expect(page.locator("#puzzle-back").locator("..")).to_have_text("All puzzles · Hard · Optimum: 27 moves")
     expect(page.locator("#puzzle-hint")).to_be_hidden()
     play(page, "d1-d4")
     expect(page.locator("#puzzle-feedback")).to_contain_text("illegal move d1-d4: d4 is occupied")
@@ -127,6 +128,7 @@ def test_the_long_jump_crossing_is_never_called_optimal(open_page: OpenPage, ser
     page = open_page(f"{server.base}/puzzles/crossing-long")
     page.wait_for_selector("#board svg")
     expect(page.locator("#puzzle-task")).to_contain_text("Best known: 20 moves")
+    expect(page.locator("#puzzle-back").locator("..")).to_have_text("All puzzles · Hard · Best known: 20 moves")
     for move in solution(find("crossing-long")):
         play(page, move)
         expect(page.locator("#puzzle-feedback")).to_contain_text(f"Played {move}.")

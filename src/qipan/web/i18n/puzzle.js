@@ -4,7 +4,7 @@ export default {
   en: {
     "puzzle.title": "Puzzle of the day", "puzzle.nav": "Puzzles", "puzzle.open": "Play it",
     "puzzle.all": "All puzzles", "puzzle.orTerminal": "or in the terminal:",
-    "puzzle.goal.crossing": "Best known: {n} moves", "puzzle.goal.eject": "Eject in {n}",
+    "puzzle.goal.crossing": "Best known: {n} moves", "puzzle.goal.crossingOptimal": "Optimum: {n} moves", "puzzle.goal.eject": "Eject in {n}",
     "puzzle.goal.shiqi": "Leave one piece", "puzzle.rating.easy": "Easy", "puzzle.rating.medium": "Medium",
     "puzzle.rating.hard": "Hard", "puzzle.unavailable": "The puzzle of the day is not available right now.",
     "puzzle.listTitle": "Puzzles",
@@ -42,7 +42,7 @@ export default {
   "zh-Hant": {
     "puzzle.title": "每日謎題", "puzzle.nav": "謎題", "puzzle.open": "開始解題",
     "puzzle.all": "全部謎題", "puzzle.orTerminal": "或在終端機裡玩：",
-    "puzzle.goal.crossing": "已知最佳：{n} 步", "puzzle.goal.eject": "{n} 步內逐出一顆棋子",
+    "puzzle.goal.crossing": "已知最佳：{n} 步", "puzzle.goal.crossingOptimal": "最佳解：{n} 步", "puzzle.goal.eject": "{n} 步內逐出一顆棋子",
     "puzzle.goal.shiqi": "只留下一顆棋子", "puzzle.rating.easy": "簡單", "puzzle.rating.medium": "中等",
     "puzzle.rating.hard": "困難", "puzzle.unavailable": "目前無法取得每日謎題。",
     "puzzle.listTitle": "謎題",

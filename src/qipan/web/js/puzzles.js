@@ -31,6 +31,7 @@ function markSolved(id) {
 
 /** What counts as solved, in a few words (also the lobby card's line). */
 export function goal(puzzle) {
+  if (puzzle.kind === "crossing" && puzzle.optimal) return t("puzzle.goal.crossingOptimal", { n: puzzle.par });
   return t(`puzzle.goal.${puzzle.kind}`, { n: puzzle.par });
 }
 
