@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import shutil
 from pathlib import Path
 from typing import Any
@@ -251,29 +252,64 @@ def test_t_quantile_known_values() -> None:
         arena.t_quantile(0.975, 0)
 
 
-def test_duplicate_interval_is_student_t_over_deals() -> None:
-    paired = Summary("a", "b", deal=2)
-    for index, outcome in enumerate([1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 0]):
-        paired.add(outcome, index)
-    deal_means = [0.5, 1.0, 0.5, 0.0, 1.0, 0.5, 1.0, 0.5]
-    mean = sum(deal_means) / 8
-    half = 2.364624 * math.sqrt(sum((x - mean) ** 2 for x in deal_means) / 7 / 8)  # t(0.975, 7 df)
-    assert paired.paired and paired.interval == pytest.approx((mean - half, mean + half))
-    assert paired.score == mean == 0.625
-    assert paired.to_json()["paired"] is True
-
-
-def test_twenty_deals_use_t_with_nineteen_degrees_of_freedom() -> None:
+def duplicate(deal_scores: list[float]) -> Summary:
+    """A duplicate-mode summary whose deals (two games each) scored ``deal_scores``."""
     s = Summary("a", "b", deal=2)
-    outcomes = [1.0, 0.0] * 8 + [1.0, 1.0] * 8 + [0.0, 0.0] * 4  # deal scores: 8 of 0.5, 8 of 1, 4 of 0
-    for index, outcome in enumerate(outcomes):
-        s.add(outcome, index)
-    scores = [0.5] * 8 + [1.0] * 8 + [0.0] * 4
-    mean = sum(scores) / 20
-    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / 19)
-    low, high = s.interval
-    assert (high - low) / 2 == pytest.approx(2.093 * sd / math.sqrt(20), abs=1e-3)  # not 1.96: 6% wider
-    assert (low + high) / 2 == pytest.approx(mean)
+    games = {0.0: (0.0, 0.0), 0.5: (1.0, 0.0), 1.0: (1.0, 1.0)}
+    for k, score in enumerate(deal_scores):
+        for j, outcome in enumerate(games[score]):
+            s.add(outcome, 2 * k + j)
+    return s
+
+
+def test_interval_over_deals_by_hand() -> None:
+    # deals 0.5, 1, 0.5, 1: mean 0.75, variance 1/12, se^2 = 1/48; effective deals
+    # 0.75 * 0.25 * 48 = 9 times (1.959964 / t(0.975, 3 df) 3.182446)^2 = 0.379292: 3.413625
+    s = duplicate([0.5, 1.0, 0.5, 1.0])
+    assert arena.effective_deals(0.75, 1 / 12, 4) == pytest.approx(3.413625, abs=1e-5)
+    # Wilson with n = 3.413625: centre (0.75 + 1.920730 / n) / (1 + 3.841459 / n) = 0.617628,
+    # half 1.959964 * sqrt(0.1875 / n + 3.841459 / (4 n^2)) / 2.125334 = 0.341760
+    assert s.paired and s.interval == pytest.approx((0.275868, 0.959388), abs=1e-5)
+    assert s.score == 0.75 and s.to_json()["interval"] == [0.2759, 0.9594]
+
+
+def test_effective_deals_never_exceed_the_deals() -> None:
+    # 8 deals, mean 0.625, variance 0.125: 0.234375 * 64 = 15 effective deals times
+    # (1.959964 / 2.364624)^2 = 10.3 before the cap: the interval is Wilson's over the 8 deals
+    scores = [0.5, 1.0, 0.5, 0.0, 1.0, 0.5, 1.0, 0.5]
+    assert arena.effective_deals(0.625, 0.125, 8) == 8
+    assert duplicate(scores).interval == pytest.approx(wilson(5, 8))
+
+
+def test_a_worse_result_never_gets_a_narrower_interval() -> None:
+    # The reviewer's cases: Student's t gave 99-0-1 over 50 deals 97.0-100 where 100-0 gave
+    # Wilson's 92.9-100, and 19 split deals + 1 won 47.3-57.7 where 20 split gave 29.9-70.1
+    swept = duplicate([1.0] * 50).interval
+    dropped = duplicate([1.0] * 49 + [0.5]).interval
+    assert swept == pytest.approx((0.9287, 1.0), abs=1e-4)
+    assert dropped[0] <= swept[0] and dropped == pytest.approx(wilson(49.5, 50))
+    split = duplicate([0.5] * 20).interval
+    one_won = duplicate([0.5] * 19 + [1.0]).interval
+    assert split == pytest.approx((0.2993, 0.7007), abs=1e-4)
+    assert one_won[1] - one_won[0] >= split[1] - split[0] - 1e-3  # was 0.104 against 0.401
+    assert one_won == pytest.approx(wilson(10.5, 20))
+
+
+def test_interval_over_deals_is_never_narrower_than_wilson_over_deals() -> None:
+    rng = random.Random(22)
+    for _ in range(2000):
+        k = rng.randint(1, 40)
+        scores = [rng.choice([0.0, 0.25, 0.5, 0.75, 1.0]) if rng.random() < 0.5 else rng.random()
+                  for _ in range(k)]
+        low, high = arena.deal_interval(scores)
+        w_low, w_high = wilson(sum(scores), k)
+        assert low <= w_low + 1e-12 and high >= w_high - 1e-12, scores
+
+
+def test_interval_over_deals_is_continuous_as_the_spread_vanishes() -> None:
+    same = arena.deal_interval([0.5] * 20)
+    for eps in (1e-3, 1e-6, 1e-9):
+        assert arena.deal_interval([0.5] * 19 + [0.5 + eps]) == pytest.approx(same, abs=2 * eps)
 
 
 def test_deals_that_all_scored_the_same_give_wilson_over_deals() -> None:
@@ -287,7 +323,12 @@ def test_deals_that_all_scored_the_same_give_wilson_over_deals() -> None:
     split = Summary("a", "b", deal=2)
     for index in range(8):
         split.add(index % 2, index)
-    assert split.paired and split.interval == wilson(2, 4)
+    assert split.paired and split.interval == pytest.approx(wilson(2, 4))
+    # one deal: Wilson over one deal; two opposite deals: next to no information (t with 1 df)
+    assert duplicate([1.0]).interval == wilson(1, 1)
+    low, high = duplicate([0.0, 1.0]).interval
+    assert arena.effective_deals(0.5, 0.5, 2) == pytest.approx(0.0237, abs=1e-4)
+    assert low < 0.01 and high > 0.99
 
 
 def test_cli_arena_duplicate(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from qipan.ai.arena import paired_interval, play_unsaved, wilson
+from qipan.ai.arena import deal_interval, play_unsaved, wilson
 from qipan.ai.balance import (
     SCHEMA,
     BalanceSpec,
@@ -81,12 +81,11 @@ def test_alternating_starter_gives_an_interval_over_deals() -> None:
     report = seat_report(spec, results)
     assert [r.order for r in results[:2]] == [[0, 1], [1, 0]]
     assert report["first"]["paired"] is True
-    expected = paired_interval([0.5, 1.0, 0.5, 1.0])
-    assert expected is not None
+    expected = deal_interval([0.5, 1.0, 0.5, 1.0])
     assert report["positions"][0]["interval"] == pytest.approx(list(expected), abs=1e-4)
-    # mean 0.75, sd 0.2887 over 4 deals: 0.75 -+ t(0.975, 3 df) 3.182 * 0.1443
-    assert report["positions"][0]["interval"] == pytest.approx([0.291, 1.0], abs=1e-3)
-    assert report["positions"][1]["interval"] == pytest.approx([0.0, 0.709], abs=1e-3)
+    # mean 0.75 over 4 deals, 3.41 effective deals (Korn-Graubard; worked out in test_arena)
+    assert report["positions"][0]["interval"] == pytest.approx([0.276, 0.959], abs=1e-3)
+    assert report["positions"][1]["interval"] == pytest.approx([0.041, 0.724], abs=1e-3)
     assert report["positions"][0]["share"] == 0.75
 
 

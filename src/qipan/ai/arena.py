@@ -4,8 +4,8 @@ Games run through :class:`qipan.core.Match` with chance sampled from each game's
 agent sees only its own view and observes every action. Seats alternate (two players) or rotate
 with the two agents swapped every other cycle (more players), so each agent plays every seat
 equally often over ``2 * players`` games. In *duplicate* mode each deal (seed) is played once per
-seating of that cycle, so chance (dice, shuffles, the random opening) is the same for both agents
-and the interval is computed over deals, which removes most of the luck from the comparison.
+seating of that cycle, so chance (dice, shuffles, the random opening) is the same for both agents,
+which balances the luck in the score, and the interval is computed over deals (:func:`deal_interval`).
 
 >>> round(elo(0.75), 1)
 190.8
@@ -36,7 +36,7 @@ from qipan.core.registry import load
 Z95 = 1.959963984540054
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a proportion (draws may count as half successes)."""
     if n <= 0:
         return (0.0, 1.0)
@@ -96,22 +96,38 @@ def _t_central(theta: float, df: int) -> float:
     return 2 / math.pi * (theta + s * total)
 
 
-def paired_interval(deal_scores: list[float], confidence: float = 0.95) -> tuple[float, float] | None:
-    """Student's t interval of the mean of per-deal scores (None when it cannot be estimated:
-    fewer than two deals, or every deal scored the same).
+def effective_deals(mean: float, variance: float, deals: int, confidence: float = 0.95) -> float:
+    """Korn and Graubard's (1998) effective number of deals: how many coin flips would pin the
+    mean down as well as these deals do, ``mean (1 - mean) / se**2`` with ``se**2 = variance /
+    deals``, times ``(z / t)**2`` for the ``deals - 1`` degrees of freedom of the spread's estimate;
+    capped at ``deals`` (design effect at least 1), which is also its value with no spread.
 
-    >>> [round(x, 3) for x in paired_interval([0.5, 1.0, 0.5, 1.0])]
-    [0.291, 1.0]
+    >>> effective_deals(0.5, 0.0, 20), round(effective_deals(0.75, 1 / 12, 4), 3)
+    (20, 3.414)
+    """
+    if deals < 2 or variance <= 0:
+        return deals
+    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
+    t = t_quantile((1 + confidence) / 2, deals - 1)
+    return min(float(deals), mean * (1 - mean) * deals / variance * (z / t) ** 2)
+
+
+def deal_interval(deal_scores: list[float], confidence: float = 0.95) -> tuple[float, float]:
+    """Interval of the mean of per-deal scores (each in 0..1): Wilson's score interval with the
+    Korn-Graubard :func:`effective_deals` as its size. Never narrower than Wilson's over the deals
+    (as if each deal were one coin flip), and exactly that when every deal scored the same.
+
+    >>> [round(x, 3) for x in deal_interval([0.5, 1.0, 0.5, 1.0])]
+    [0.276, 0.959]
     """
     k = len(deal_scores)
-    if k < 2:
-        return None
+    if k == 0:
+        return (0.0, 1.0)
     mean = sum(deal_scores) / k
-    var = sum((x - mean) ** 2 for x in deal_scores) / (k - 1)
-    if var == 0:
-        return None
-    half = t_quantile((1 + confidence) / 2, k - 1) * math.sqrt(var / k)
-    return (max(0.0, mean - half), min(1.0, mean + half))
+    variance = statistics.variance(deal_scores) if k > 1 else 0.0
+    n = effective_deals(mean, variance, k, confidence)
+    # the normal quantile, not t: the effective size already carries (z / t)**2, as in Korn-Graubard
+    return wilson(mean * n, n, statistics.NormalDist().inv_cdf((1 + confidence) / 2))
 
 
 def deal_size(players: int) -> int:
@@ -165,12 +181,10 @@ class Summary:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """95% interval of the score. In duplicate mode the unit is the deal: Student's t interval
-        of the per-deal mean, or Wilson's over the deals when they all scored the same (no spread
-        to estimate). Otherwise Wilson's over the games."""
+        """95% interval of the score. In duplicate mode the unit is the deal (:func:`deal_interval`:
+        Wilson's with the Korn-Graubard effective number of deals); otherwise Wilson's over the games."""
         if self.paired:
-            scores = [sum(v) / len(v) for v in self.deals.values()]
-            return paired_interval(scores) or wilson(sum(scores), len(scores))
+            return deal_interval([sum(v) / len(v) for v in self.deals.values()])
         return wilson(self.wins + 0.5 * self.draws, self.games)
 
     @property
