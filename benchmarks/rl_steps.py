@@ -4,6 +4,8 @@ observation and mask paths (issue 23), beside PettingZoo's own chess_v6 and conn
     pip install -e '.[bench]'   # pettingzoo[classic]: chess_v6 needs python-chess, both pygame
     nice -n 10 python benchmarks/rl_steps.py
     python benchmarks/rl_steps.py --game abalone --variant belgian-daisy --no-pettingzoo
+    python benchmarks/rl_steps.py --game chinese-checkers --variant standard --no-pettingzoo \
+        --options players=3,jump=adjacent,chain=false --options players=6,jump=adjacent
 
 A step is one ``env.step`` with a random legal action plus the ``env.last()`` observation
 (observation tensor and action mask) an agent needs to choose it; games that end are reset with
@@ -101,15 +103,27 @@ def obs_and_mask_us(encoders: list[Encoder], states: list[Any], rounds: int) -> 
     return [sum(fastest) / len(states) * 1e6 for fastest in best]
 
 
-def compare(name: str, variant: str, args: argparse.Namespace) -> str:
+def parse_options(text: str) -> dict[str, Any]:
+    """``players=3,jump=adjacent,chain=false`` -> game options (integers and booleans read as such)."""
+    options: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        lowered = value.strip().lower()
+        options[key.strip()] = (int(lowered) if lowered.lstrip("-").isdigit() else
+                                {"true": True, "false": False}.get(lowered, value.strip()))
+    return options
+
+
+def compare(name: str, variant: str, options: dict[str, Any], args: argparse.Namespace) -> str:
     """One table row: steps/s and obs+mask µs of the reference path and the shipped one."""
-    before = qipan.rl.env(name, variant, max_steps=args.max_steps)
+    before = qipan.rl.env(name, variant, max_steps=args.max_steps, **options)
     before.encoder = ReferencePath(before.game)
-    after = qipan.rl.env(name, variant, max_steps=args.max_steps)
+    after = qipan.rl.env(name, variant, max_steps=args.max_steps, **options)
     rate_before, rate_after = steps_per_second([before, after], args.steps, args.seed, args.rounds)
     states = positions(after, args.positions, args.seed)
     us_before, us_after = obs_and_mask_us([before.encoder, after.encoder], states, args.rounds)
-    return (f"{name:<18} {variant:<14} {rate_before:>14.0f} {rate_after:>7.0f} {rate_after / rate_before:>5.2f}×   "
+    label = " ".join([variant, *(f"{k}={v}" for k, v in options.items())])
+    return (f"{name:<18} {label:<14} {rate_before:>14.0f} {rate_after:>7.0f} {rate_after / rate_before:>5.2f}×   "
             f"{us_before:>18.1f} {us_after:>6.1f} {us_before / us_after:>5.2f}×")
 
 
@@ -122,6 +136,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="replays per path (each step's fastest counts)")
     parser.add_argument("--max-steps", type=int, default=1000, help="truncate an episode after this many decisions")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--options", action="append", type=parse_options, default=None,
+                        help="game options as key=value,... (repeatable: one row each; default: none)")
     parser.add_argument("--no-pettingzoo", action="store_true", help="skip chess_v6 and connect_four_v3")
     args = parser.parse_args()
     names = args.game or qipan.rl.encoded_games()
@@ -130,7 +146,8 @@ def main() -> None:
     for name in names:
         variants = [args.variant] if args.variant else [v.name for v in game_class(name).variants]
         for variant in variants:
-            print(compare(name, variant, args), flush=True)
+            for options in args.options or [{}]:
+                print(compare(name, variant, options, args), flush=True)
     if not args.no_pettingzoo:
         for name in ("chess_v6", "connect_four_v3"):
             label = f"pettingzoo {name}"

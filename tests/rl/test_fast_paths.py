@@ -40,6 +40,9 @@ MORE_CASES: list[Case] = [
     ("chinese-checkers", "standard", {"players": 2, "pieces": 15, "chain": False}),
     ("chinese-checkers", "standard", {"players": 3, "jump": "adjacent", "blocked_target": False, "max_moves": 80}),
     ("chinese-checkers", "capture", {"players": 6}),
+    ("chinese-checkers", "standard", {"players": 3, "jump": "adjacent", "chain": False}),
+    ("chinese-checkers", "standard", {"players": 2, "jump": "adjacent"}),
+    ("chinese-checkers", "standard", {"players": 6, "jump": "adjacent", "chain": False, "other_corners": "pass-only"}),
     ("kelighine", "standard", {"players": 3, "die": 4}),
     ("shengke", "standard", {"first": "random", "turns": 4}),
     ("tellstones", "round-table", {"first_player": "random", "turn_limit": 30}),
@@ -191,6 +194,8 @@ def test_an_encoder_is_freed_with_its_environment(case: Case) -> None:
 @pytest.mark.parametrize("options", [
     {"players": 6}, {"players": 6, "jump": "adjacent"}, {"players": 3, "chain": False},
     {"players": 4, "other_corners": "pass-only"}, {"players": 2, "other_corners": "forbidden", "jump": "adjacent"},
+    {"players": 3, "jump": "adjacent", "chain": False},
+    {"players": 4, "jump": "adjacent", "other_corners": "pass-only"},
 ], ids=lambda options: "-".join(f"{k}={v}" for k, v in options.items()))
 def test_chinese_checkers_ids_on_crowded_random_boards(options: dict[str, Any]) -> None:
     """Random play seldom crowds the board; long jumps over several pieces, chains through banned

@@ -163,6 +163,7 @@ CAPTURED: dict[tuple[int, int], int] = {
 # (bit i: a piece on the i-th hole along it). The jumps from a hole along a line depend only on
 # that int, so a table per (line length, position) answers them with one look-up: a code for the
 # pair (distance of the landing hole ahead, distance behind), 0 meaning no jump that way.
+# Adjacent jumps skip the lines: two byte look-ups per jump cost less than keeping them.
 
 
 def _lines() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]]:
@@ -241,10 +242,56 @@ def _ban_bits(ban: bytes) -> tuple[int, int]:
             sum(1 << h for h in range(NUM_HOLES) if ban[h] < 2))
 
 
+_ADJACENT = tuple(tuple((over, land, 1 << land) for over, land in ADJACENT_JUMPS[h]) for h in range(NUM_HOLES))
+_DIGITS = b"0" + b"1" * 255  # -> "0" empty, "1" occupied: read reversed in base 2, the bitboard
+_HOLE_BITS = tuple(1 << h for h in range(NUM_HOLES))
+
+
+@cache
+def _adjacent_jumps(ban: bytes) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per hole, its adjacent jumps (jumped hole, landing hole, landing bit) that may land."""
+    return tuple(tuple(jump for jump in _ADJACENT[h] if ban[jump[1]] < 2) for h in range(NUM_HOLES))
+
+
+def _adjacent_ends(board: Sequence[int], mark: int, chain: bool, ban: bytes) -> list[tuple[int, int]]:
+    """:func:`move_ends` for adjacent jumps: a jump is two byte look-ups (the jumped hole full,
+    the landing hole empty), cheaper than the line tables (and their occupancy per line) when a
+    jump never goes further; the steps come from the occupancy bitboard."""
+    jumps = _adjacent_jumps(ban)
+    stop_ok = _ban_bits(ban)[0]
+    raw = bytes(board)
+    cells = bytearray(raw)  # 0 empty, otherwise occupied
+    free = stop_ok & ~int(raw.translate(_DIGITS)[::-1], 2)
+    result = []
+    start = raw.find(mark)
+    while start >= 0:
+        if chain:
+            cells[start] = 0  # the moving piece has left its hole
+            seen = _HOLE_BITS[start]
+            frontier = [start]
+            while frontier:
+                for over, land, bit in jumps[frontier.pop()]:
+                    if cells[over] and not cells[land] and not seen & bit:
+                        seen |= bit
+                        frontier.append(land)
+            cells[start] = 1
+            result.append((start, (seen ^ _HOLE_BITS[start]) & stop_ok | _STEP_BITS[start] & free))
+        else:
+            ends = _STEP_BITS[start] & free
+            for over, land, bit in jumps[start]:
+                if cells[over] and not cells[land]:
+                    ends |= bit
+            result.append((start, ends & stop_ok))
+        start = raw.find(mark, start + 1)
+    return result
+
+
 def move_ends(board: Sequence[int], mark: int, long: bool, chain: bool, ban: bytes) -> list[tuple[int, int]]:
     """Per piece marked ``mark`` (in hole order): its hole and the holes its moves end on, as a
     bitboard (bit h: hole h) — the moves :func:`destinations` gives, in bulk, without a move
     object or a list of cells per piece (the fast path of the learning environments)."""
+    if not long:
+        return _adjacent_ends(board, mark, chain, ban)
     jumps = _jump_tables(long)
     stop_ok, pass_ok = _ban_bits(ban)
     occupied = 0
