@@ -14,7 +14,8 @@ the next seed. "before" runs the same environment on the frozen pre-change encod
 "after" is the environment as shipped. Both paths give byte-identical arrays
 (tests/rl/test_fast_paths.py), so they play the very same steps. The obs+mask columns time
 building the observation and mask of the player to move alone, on the same positions, in
-microseconds. The machine may be shared: the same steps (and positions) are replayed
+microseconds, and the mask columns the mask alone. ``--options`` runs each game and variant with
+those game options (one row per ``--options``). The machine may be shared: the same steps (and positions) are replayed
 ``--rounds`` times, the paths in turn, and each step counts at its fastest.
 """
 from __future__ import annotations
@@ -86,21 +87,27 @@ def positions(env: QipanEnv, count: int, seed: int) -> list[Any]:
     return seen
 
 
-def obs_and_mask_us(encoders: list[Encoder], states: list[Any], rounds: int) -> list[float]:
-    """Per encoder, microseconds to build the mover's observation and action mask per position:
-    every position timed ``rounds`` times, the encoders in turn, its fastest time counted."""
+def obs_and_mask_us(encoders: list[Encoder], states: list[Any], rounds: int) -> list[tuple[float, float]]:
+    """Per encoder, microseconds to build the mover's observation and action mask per position,
+    and of that the mask alone: every position timed ``rounds`` times, the encoders in turn, its
+    fastest time counted."""
     game = encoders[0].game
     movers = [int(game.to_move(s)) for s in states]  # type: ignore[arg-type] # decision positions
     best = [[float("inf")] * len(states) for _ in encoders]
+    best_mask = [[float("inf")] * len(states) for _ in encoders]
     clock = time.perf_counter
     for _ in range(rounds):
         for i, (state, player) in enumerate(zip(states, movers, strict=True)):
-            for encoder, fastest in zip(encoders, best, strict=True):
+            for encoder, fastest, fastest_mask in zip(encoders, best, best_mask, strict=True):
                 start = clock()
                 encoder.observe(state, player)
+                middle = clock()
                 encoder.legal_mask(state)
-                fastest[i] = min(fastest[i], clock() - start)
-    return [sum(fastest) / len(states) * 1e6 for fastest in best]
+                end = clock()
+                fastest[i] = min(fastest[i], end - start)
+                fastest_mask[i] = min(fastest_mask[i], end - middle)
+    return [(sum(both) / len(states) * 1e6, sum(mask) / len(states) * 1e6)
+            for both, mask in zip(best, best_mask, strict=True)]
 
 
 def parse_options(text: str) -> dict[str, Any]:
@@ -114,6 +121,10 @@ def parse_options(text: str) -> dict[str, Any]:
     return options
 
 
+def row_label(variant: str, options: dict[str, Any]) -> str:
+    return " ".join([variant, *(f"{k}={v}" for k, v in options.items())])
+
+
 def compare(name: str, variant: str, options: dict[str, Any], args: argparse.Namespace) -> str:
     """One table row: steps/s and obs+mask µs of the reference path and the shipped one."""
     before = qipan.rl.env(name, variant, max_steps=args.max_steps, **options)
@@ -121,10 +132,11 @@ def compare(name: str, variant: str, options: dict[str, Any], args: argparse.Nam
     after = qipan.rl.env(name, variant, max_steps=args.max_steps, **options)
     rate_before, rate_after = steps_per_second([before, after], args.steps, args.seed, args.rounds)
     states = positions(after, args.positions, args.seed)
-    us_before, us_after = obs_and_mask_us([before.encoder, after.encoder], states, args.rounds)
-    label = " ".join([variant, *(f"{k}={v}" for k, v in options.items())])
-    return (f"{name:<18} {label:<14} {rate_before:>14.0f} {rate_after:>7.0f} {rate_after / rate_before:>5.2f}×   "
-            f"{us_before:>18.1f} {us_after:>6.1f} {us_before / us_after:>5.2f}×")
+    (us_before, mask_before), (us_after, mask_after) = obs_and_mask_us([before.encoder, after.encoder], states,
+                                                                       args.rounds)
+    return (f"{name:<18} {row_label(variant, options):<{args.label_width}} {rate_before:>14.0f} {rate_after:>7.0f} "
+            f"{rate_after / rate_before:>5.2f}×   {us_before:>18.1f} {us_after:>6.1f} {us_before / us_after:>5.2f}×   "
+            f"{mask_before:>14.1f} {mask_after:>6.1f} {mask_before / mask_after:>5.2f}×")
 
 
 def main() -> None:
@@ -141,13 +153,14 @@ def main() -> None:
     parser.add_argument("--no-pettingzoo", action="store_true", help="skip chess_v6 and connect_four_v3")
     args = parser.parse_args()
     names = args.game or qipan.rl.encoded_games()
-    print(f"{'game':<18} {'variant':<14} {'steps/s before':>14} {'after':>7} {'ratio':>6}   "
-          f"{'obs+mask µs before':>18} {'after':>6} {'ratio':>6}")
-    for name in names:
-        variants = [args.variant] if args.variant else [v.name for v in game_class(name).variants]
-        for variant in variants:
-            for options in args.options or [{}]:
-                print(compare(name, variant, options, args), flush=True)
+    rows = [(name, variant, options) for name in names
+            for variant in ([args.variant] if args.variant else [v.name for v in game_class(name).variants])
+            for options in args.options or [{}]]
+    args.label_width = max(14, *(len(row_label(variant, options)) for _, variant, options in rows))
+    print(f"{'game':<18} {'variant':<{args.label_width}} {'steps/s before':>14} {'after':>7} {'ratio':>6}   "
+          f"{'obs+mask µs before':>18} {'after':>6} {'ratio':>6}   {'mask µs before':>14} {'after':>6} {'ratio':>6}")
+    for name, variant, options in rows:
+        print(compare(name, variant, options, args), flush=True)
     if not args.no_pettingzoo:
         for name in ("chess_v6", "connect_four_v3"):
             label = f"pettingzoo {name}"

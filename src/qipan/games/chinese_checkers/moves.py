@@ -259,22 +259,21 @@ def _adjacent_ends(board: Sequence[int], mark: int, chain: bool, ban: bytes) -> 
     jump never goes further; the steps come from the occupancy bitboard."""
     jumps = _adjacent_jumps(ban)
     stop_ok = _ban_bits(ban)[0]
-    raw = bytes(board)
-    cells = bytearray(raw)  # 0 empty, otherwise occupied
-    free = stop_ok & ~int(raw.translate(_DIGITS)[::-1], 2)
+    cells = bytes(board)  # 0 empty, otherwise occupied
+    free = stop_ok & ~int(cells.translate(_DIGITS)[::-1], 2)
     result = []
-    start = raw.find(mark)
+    start = cells.find(mark)
     while start >= 0:
         if chain:
-            cells[start] = 0  # the moving piece has left its hole
+            # The start may stay occupied: each jump moves twice a unit step, so a chain never
+            # reaches a neighbour of the start to jump over it (and the start itself is seen).
             seen = _HOLE_BITS[start]
-            frontier = [start]
-            while frontier:
-                for over, land, bit in jumps[frontier.pop()]:
+            reached = [start]
+            for hole in reached:  # grows as it goes: a breadth-first search
+                for over, land, bit in jumps[hole]:
                     if cells[over] and not cells[land] and not seen & bit:
                         seen |= bit
-                        frontier.append(land)
-            cells[start] = 1
+                        reached.append(land)
             result.append((start, (seen ^ _HOLE_BITS[start]) & stop_ok | _STEP_BITS[start] & free))
         else:
             ends = _STEP_BITS[start] & free
@@ -282,7 +281,7 @@ def _adjacent_ends(board: Sequence[int], mark: int, chain: bool, ban: bytes) -> 
                 if cells[over] and not cells[land]:
                     ends |= bit
             result.append((start, ends & stop_ok))
-        start = raw.find(mark, start + 1)
+        start = cells.find(mark, start + 1)
     return result
 
 

@@ -32,7 +32,7 @@ for _r, _c in _CELL.values():
     _HOLES[_r, _c] = 1.0
 _FLAT = np.array([r * 17 + c for r, c in _CELL.values()], dtype=np.intp)
 """Per hole index, its cell in a flattened 17×17 plane."""
-_END_BYTES = (NUM_HOLES + 7) // 8
+_MASK_BYTES = (NUM_MOVE_IDS + 7) // 8
 _CAPTURE_STEP_LIMIT = 60
 _MAX_CAPTURES = 59
 
@@ -113,20 +113,17 @@ class ChineseCheckersEncoder(Encoder):
 
     def legal_mask(self, state: Any) -> ActionMask:
         """The race: each piece's row of 121 ids (start * 121 + end) is its bitboard of move ends
-        (``game.move_ends``), unpacked by numpy; the pass when no piece can move."""
+        (``game.move_ends``), shifted into one bitboard of ids unpacked by numpy; the pass when
+        no piece can move."""
         if self.capture:
             return super().legal_mask(state)
         game: Any = self.game
-        ends = game.move_ends(state)
-        mask = np.zeros(NUM_MOVE_IDS, dtype=np.int8)
-        if any(bits for _, bits in ends):
-            data = b"".join([bits.to_bytes(_END_BYTES, "little") for _, bits in ends])
-            rows = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little").reshape(len(ends), -1)
-            by_start = mask[:NUM_HOLES * NUM_HOLES].reshape(NUM_HOLES, NUM_HOLES)
-            by_start[[start for start, _ in ends]] = rows[:, :NUM_HOLES]
-        else:
-            mask[PASS.id] = 1
-        return mask
+        ids = 0
+        for start, ends in game.move_ends(state):
+            ids |= ends << start * NUM_HOLES
+        data = (ids or 1 << PASS.id).to_bytes(_MASK_BYTES, "little")
+        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), count=NUM_MOVE_IDS, bitorder="little")
+        return bits.view(np.int8)
 
     def _targets(self, player: int) -> Observation:
         """The constant planes seen by ``player``: the star's holes, then each seat's target."""
