@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import qipan.openspiel
+from qipan.rl.encoders import encoded_games
 
 DOCS = (Path(__file__).resolve().parents[2] / "docs" / "openspiel.md").read_text(encoding="utf-8")
 
@@ -38,3 +39,19 @@ def test_the_games_table_names_every_game_with_its_default_actions() -> None:
         line = next(line for line in DOCS.splitlines() if line.startswith(row))
         assert f"| {game.num_distinct_actions()} |" in line
         assert str(game.observation_tensor_shape()) in line
+
+
+def test_a_game_registered_by_another_package_is_not_offered_to_openspiel() -> None:
+    import importlib
+
+    from qipan.core import registry
+    from tests.core.toy import DiceRace
+
+    registry.register(DiceRace)  # what tests/core does; a game with no observation encoder
+    try:
+        reloaded = importlib.reload(qipan.openspiel)
+        assert sorted(reloaded.GAMES.values()) == sorted(encoded_games())
+    finally:
+        registry._GAMES.pop(DiceRace.name, None)
+        registry._CLASSES.pop(DiceRace.name, None)
+        importlib.reload(qipan.openspiel)

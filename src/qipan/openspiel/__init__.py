@@ -29,9 +29,11 @@ except ModuleNotFoundError as exc:  # pragma: no cover - depends on the installa
 from qipan.core.registry import game_names
 from qipan.openspiel.game import QipanGame, QipanState, game_type, short_name
 from qipan.openspiel.record import dumps, loads
+from qipan.rl.encoders import encoded_games
 
-GAMES: dict[str, str] = {short_name(name): name for name in game_names()}
-"""OpenSpiel's name of each qipan game -> qipan's id."""
+GAMES: dict[str, str] = {short_name(name): name for name in game_names() if name in encoded_games()}
+"""OpenSpiel's name of each qipan game -> qipan's id (the games with an observation encoder: a game
+another package registers has none, so it is not offered)."""
 
 
 def _register() -> None:
