@@ -55,3 +55,18 @@ def test_a_game_registered_by_another_package_is_not_offered_to_openspiel() -> N
         registry._GAMES.pop(DiceRace.name, None)
         registry._CLASSES.pop(DiceRace.name, None)
         importlib.reload(qipan.openspiel)
+
+
+def test_a_saved_state_of_a_game_registered_by_another_package_is_refused_in_one_line() -> None:
+    import pytest
+
+    from qipan.core import registry
+    from tests.core.toy import DiceRace
+
+    registry.register(DiceRace)
+    try:
+        with pytest.raises(ValueError, match="names a qipan game .*not 'qipan_dice-race'"):
+            qipan.openspiel.loads('{"game": "qipan_dice-race", "history": []}')
+    finally:
+        registry._GAMES.pop(DiceRace.name, None)
+        registry._CLASSES.pop(DiceRace.name, None)

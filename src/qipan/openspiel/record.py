@@ -27,6 +27,7 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 from qipan.core.errors import brief
 from qipan.core.registry import game_names
 from qipan.openspiel.game import QipanGame, QipanState, short_name
+from qipan.rl.encoders import encoded_games
 
 MAX_TEXT = 2_000_000
 """The longest text :func:`loads` reads (a 2000-action game is about 10 000 characters)."""
@@ -75,7 +76,7 @@ def loads(text: str, game: QipanGame | None = None) -> tuple[QipanGame, QipanSta
 
 def _load_game(name: str) -> QipanGame:
     short = name.split("(", 1)[0]
-    names = [short_name(game_id) for game_id in game_names()]
+    names = [short_name(game_id) for game_id in game_names() if game_id in encoded_games()]
     if short not in names:
         raise ValueError(f"a saved state names a qipan game ({', '.join(names)}), not {brief(short, 40)}")
     try:
