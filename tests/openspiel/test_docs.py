@@ -65,7 +65,7 @@ def test_a_saved_state_of_a_game_registered_by_another_package_is_refused_in_one
 
     registry.register(DiceRace)
     try:
-        with pytest.raises(ValueError, match="names a qipan game .*not 'qipan_dice-race'"):
+        with pytest.raises(ValueError, match=r"names a qipan game .*not 'qipan_dice-race'"):
             qipan.openspiel.loads('{"game": "qipan_dice-race", "history": []}')
     finally:
         registry._GAMES.pop(DiceRace.name, None)
