@@ -20,6 +20,8 @@ from qipan.games.chinese_checkers.ai import (
     RacePlanAgent,
     lead_counting_entries,
     lead_over_leader,
+    order,
+    order_by_cost,
     position_key,
     race_cost,
     race_costs,
@@ -158,6 +160,28 @@ def test_four_player_hard_brings_the_last_pieces_into_the_target() -> None:
     assert game.action_text(state, plain).startswith("i5-")
     counted = BestReplyAgent(lead_counting_entries, with_turn, depth=1)
     assert game.action_text(state, counted.choose(game, game.view(state, 0), random.Random(0))) == "m7-n3"
+
+
+def test_four_player_hard_beams_by_race_cost_so_steps_into_the_target_are_searched() -> None:
+    game = load(4)
+    state = midgame(game, 60, seed=1)
+    assert state.turn == 0
+    actions = list(game.legal_actions(state))
+    by_cost = order_by_cost(OUTSIDE_COST)(game, state, actions)
+    table = [d + 0.15 * d * d + (0.0 if h in game.target_holes(0) else OUTSIDE_COST)
+             for h, d in enumerate(game.distance_table(0))]
+    gains = [table[m.end] - table[m.start] for m in by_cost]
+    assert gains == sorted(gains) and sorted(by_cost, key=str) == sorted(actions, key=str)
+    # by distance alone, two moves deeper into the target outrank the steps into it from m7
+    beam = {game.action_text(state, m) for m in by_cost[:6]}
+    distance_beam = {game.action_text(state, m) for m in order(game, state, actions)[:6]}
+    assert beam - distance_beam == {"m7-n2", "m7-n3"}
+    hard = make_agent(game, "hard")
+    assert isinstance(hard, BestReplyAgent) and hard.order is not None
+    assert {game.action_text(state, m) for m in hard.order(game, state, actions)} == beam
+    three = make_agent(load(3), "hard")
+    assert isinstance(three, BestReplyAgent) and three.order is not None
+    assert len(three.order(game, state, actions)) == 6  # the other tables were measured by distance
 
 
 def test_counting_entries_adds_the_outside_cost_per_piece_outside_the_target() -> None:

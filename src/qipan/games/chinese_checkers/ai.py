@@ -150,6 +150,21 @@ def order(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
     return sorted(actions, key=lambda m: table[m.end] - table[m.start] if m.start >= 0 else 0)
 
 
+def order_by_cost(outside: float) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
+    """An ordering by the mover's own race cost instead of distance: the moves that lower it most
+    first, each piece outside its target costing ``outside`` more (so a short step into the
+    target ranks with the long jumps of the pieces behind, as the evaluation values it)."""
+
+    def order(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
+        assert isinstance(game, ChineseCheckers)
+        if state.turn is None or game.capture:
+            return actions
+        table = _cost_tables(game, outside)[state.turn]
+        return sorted(actions, key=lambda m: table[m.end] - table[m.start] if m.start >= 0 else 0.0)
+
+    return order
+
+
 def with_turn(state: Any, player: int) -> Any:
     """The position with ``player`` to move (for best-reply search), None if they finished."""
     if player in state.finished:
@@ -238,8 +253,9 @@ def _alphabeta(depth: int, time_limit: float, name: str) -> AlphaBetaAgent:
                           repetition_penalty=REPETITION_PENALTY, position_key=position_key)
 
 
-def _beam(width: int) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
-    return lambda game, state, actions: order(game, state, actions)[:width]
+def _beam(width: int, by: Callable[[Game[Any, Any], Any, list[Any]], list[Any]] = order,
+          ) -> Callable[[Game[Any, Any], Any, list[Any]], list[Any]]:
+    return lambda game, state, actions: by(game, state, actions)[:width]
 
 
 MEDIUM_WIDTH = 8
@@ -275,11 +291,14 @@ def _hard(game: Game[Any, Any]) -> Agent:
     """Two players: alpha-beta to depth 3. More: best-reply search to depth 5 (own move, the
     strongest reply of any opponent, own move, ...) over the 6 most advancing moves, valuing
     the race against the closest opponent (with four players, counting the pieces still outside
-    each target: :func:`lead_counting_entries`)."""
+    each target, :func:`lead_counting_entries`, and taking the 6 moves that lower that cost
+    most, :func:`order_by_cost`)."""
     if game.num_players == 2:
         return _alphabeta(3, 3.0, "hard")
-    value = lead_counting_entries if game.num_players == 4 else lead_over_leader
-    return BestReplyAgent(value, with_turn, depth=5, time_limit=3.0, order=_beam(6), name="hard")
+    if game.num_players == 4:
+        return BestReplyAgent(lead_counting_entries, with_turn, depth=5, time_limit=3.0,
+                              order=_beam(6, order_by_cost(OUTSIDE_COST)), name="hard")
+    return BestReplyAgent(lead_over_leader, with_turn, depth=5, time_limit=3.0, order=_beam(6), name="hard")
 
 
 MAX_SECONDS = 3.0
@@ -303,8 +322,8 @@ and max: the same deepened for 3 s a move. Three or four players: medium plans t
 moves with the others frozen (:class:`RacePlanAgent`); six: medium searches half its moves
 (best-reply search to depth 2) and plays easy's at the others. Three or more: hard is best-reply
 search to depth 5 over the 6 most advancing moves by the lead over the closest opponent (3 s
-cap; with four players counting the pieces outside each target, :func:`lead_counting_entries`);
-there is no max."""
+cap; with four players counting the pieces outside each target, :func:`lead_counting_entries`,
+and its beam the 6 moves that lower that cost most); there is no max."""
 
 
 def offered_levels(game: Game[Any, Any]) -> list[str]:
