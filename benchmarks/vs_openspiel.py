@@ -181,8 +181,9 @@ def _import_openspiel() -> Any:
 
 
 def make_bot(pyspiel: Any, game: Any, player: int, kind: str, simulations: int, seed: int,
-             implementation: str = "cpp") -> Any:
-    """OpenSpiel's MCTS with random rollouts (UCT c = 2, as its examples, solver on), in C++
+             implementation: str = "cpp", solve: bool = True) -> Any:
+    """OpenSpiel's MCTS with random rollouts (UCT c = 2, as its examples, its solver on unless
+    ``solve`` is false), in C++
     (``pyspiel.MCTSBot``, the default) or Python (``open_spiel.python.algorithms.mcts``, some
     15 times slower here), or its uniform random player (per action, as OpenSpiel's own random
     bot: each hop of a chain drawn anew)."""
@@ -190,13 +191,13 @@ def make_bot(pyspiel: Any, game: Any, player: int, kind: str, simulations: int, 
         return pyspiel.make_uniform_random_bot(player, seed)
     if implementation == "cpp":
         evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-        return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, True, seed, False)
+        return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, solve, seed, False)
     import numpy as np
     from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped,unused-ignore]
 
     rng = np.random.RandomState(seed)
     python_evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    return mcts.MCTSBot(game, 2.0, simulations, python_evaluator, solve=True, random_state=rng)
+    return mcts.MCTSBot(game, 2.0, simulations, python_evaluator, solve=solve, random_state=rng)
 
 
 def play(args: argparse.Namespace, index: int, stats: dict[str, Any]) -> float:
@@ -210,7 +211,7 @@ def play(args: argparse.Namespace, index: int, stats: dict[str, Any]) -> float:
     seed = args.seed + index
     ours = {p: make_agent(game, args.level) for p in range(n) if seats[p] == "a"}
     bots = {p: make_bot(pyspiel, os_game, p, args.opponent, args.simulations, seed * 10 + p,
-                            args.mcts)
+                            args.mcts, not args.no_solve)
             for p in range(n) if seats[p] == "b"}
     rngs = [random.Random(f"{seed}:{p}") for p in range(n)]
     state, os_state = game.initial_state(), os_game.new_initial_state()
@@ -297,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=1000, help="MCTS simulations per action")
     parser.add_argument("--mcts", choices=("cpp", "python"), default="cpp",
                         help="OpenSpiel's C++ MCTS bot (default) or its Python one")
+    parser.add_argument("--no-solve", action="store_true",
+                        help="MCTS without its solver (which proves that a piece leaving the other's target loses)")
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="print progress every 20 moves")
@@ -316,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     wins, draws = outcomes.count(1.0), outcomes.count(0.5)
     losses = len(outcomes) - wins - draws
     lo, hi = wilson(sum(outcomes), len(outcomes))
-    b = "random" if args.opponent == "random" else f"MCTS ({args.mcts}) {args.simulations}"
+    b = "random" if args.opponent == "random" else \
+        f"MCTS ({args.mcts}) {args.simulations}{', no solver' if args.no_solve else ''}"
     print(f"\n{args.players} players, qipan {args.level} (A) against OpenSpiel {b} (B), {len(outcomes)} games, "
           f"seed {args.seed}")
     print(f"A W-D-L {wins}-{draws}-{losses}, score {sum(outcomes) / len(outcomes):.0%} ({lo:.0%}–{hi:.0%}); "

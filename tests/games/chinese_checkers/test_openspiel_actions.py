@@ -118,6 +118,8 @@ def test_the_cpp_mcts_bot_gets_the_simulations_and_seed(bridge: ModuleType) -> N
     assert spiel.calls == [("evaluator", (1, 71)), ("mcts", ("game", "evaluator", 2.0, 1000, 1000, True, 71, False))]
     assert bridge.make_bot(spiel, "game", 1, "random", 1000, 72) == "random bot"
     assert spiel.calls[-1] == ("random", (1, 72))
+    assert bridge.make_bot(spiel, "game", 2, "mcts", 10000, 73, "cpp", False) == "bot"  # --no-solve
+    assert spiel.calls[-1] == ("mcts", ("game", "evaluator", 2.0, 10000, 1000, False, 73, False))
 
 
 def test_a_draw_at_the_move_limit_says_whose_target_is_blocked(bridge: ModuleType) -> None:
