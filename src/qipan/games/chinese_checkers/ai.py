@@ -291,14 +291,14 @@ def _hard(game: Game[Any, Any]) -> Agent:
     """Two players: alpha-beta to depth 3. More: best-reply search to depth 5 (own move, the
     strongest reply of any opponent, own move, ...) over the 6 most advancing moves, valuing
     the race against the closest opponent (with four players, counting the pieces still outside
-    each target, :func:`lead_counting_entries`, and taking the 6 moves that lower that cost
-    most, :func:`order_by_cost`)."""
+    each target, :func:`lead_counting_entries`, and, with ``blocked_target``, taking the 6 moves
+    that lower that cost most, :func:`order_by_cost`)."""
     if game.num_players == 2:
         return _alphabeta(3, 3.0, "hard")
-    if game.num_players == 4:
-        return BestReplyAgent(lead_counting_entries, with_turn, depth=5, time_limit=3.0,
-                              order=_beam(6, order_by_cost(OUTSIDE_COST)), name="hard")
-    return BestReplyAgent(lead_over_leader, with_turn, depth=5, time_limit=3.0, order=_beam(6), name="hard")
+    value = lead_counting_entries if game.num_players == 4 else lead_over_leader
+    # (without blocked_target the straggler plan was tuned on the distance order)
+    by = order_by_cost(OUTSIDE_COST) if game.num_players == 4 and game.config["blocked_target"] else order
+    return BestReplyAgent(value, with_turn, depth=5, time_limit=3.0, order=_beam(6, by), name="hard")
 
 
 MAX_SECONDS = 3.0
