@@ -14,6 +14,7 @@ chain followed to its end) must be qipan's legal moves; a disagreement is printe
     python benchmarks/vs_openspiel.py --players 2 --level hard --opponent mcts --simulations 1000 --games 4
     python benchmarks/vs_openspiel.py --players 2 --level hard --opponent mcts --mcts python --simulations 100 --games 1
     python benchmarks/vs_openspiel.py --players 3 --level hard --opponent random --games 10
+    python benchmarks/vs_openspiel.py --players 6 --level hard --opponent mcts --no-solve --games 1 --seed 601
 
 Seats alternate as in ``qipan arena`` (qipan holds every other seat; a game is qipan's win when
 one of its seats finishes first). Prints W-D-L with a 95% Wilson interval and seconds per move
