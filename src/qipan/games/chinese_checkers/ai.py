@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from qipan.ai.agent import Agent, Blend, GreedyAgent
@@ -146,7 +146,12 @@ def order(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
     assert isinstance(game, ChineseCheckers)
     if state.turn is None or game.capture:
         return actions
-    table = game.distance_table(state.turn)
+    return _by_fall(actions, game.distance_table(state.turn))
+
+
+def _by_fall(actions: list[Any], table: Sequence[float]) -> list[Any]:
+    """``actions`` by how much each lowers ``table`` (per hole) for its piece, most first (a
+    pass counts as no change)."""
     return sorted(actions, key=lambda m: table[m.end] - table[m.start] if m.start >= 0 else 0)
 
 
@@ -155,14 +160,13 @@ def order_by_cost(outside: float) -> Callable[[Game[Any, Any], Any, list[Any]], 
     first, each piece outside its target costing ``outside`` more (so a short step into the
     target ranks with the long jumps of the pieces behind, as the evaluation values it)."""
 
-    def order(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
+    def by_cost(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
         assert isinstance(game, ChineseCheckers)
         if state.turn is None or game.capture:
             return actions
-        table = _cost_tables(game, outside)[state.turn]
-        return sorted(actions, key=lambda m: table[m.end] - table[m.start] if m.start >= 0 else 0.0)
+        return _by_fall(actions, _cost_tables(game, outside)[state.turn])
 
-    return order
+    return by_cost
 
 
 def with_turn(state: Any, player: int) -> Any:
